@@ -1,0 +1,156 @@
+"""What a domain is: a state model, its tools, a policy and a knowledge base.
+
+Tools are plain functions ``(state, args) -> result`` decorated with ``@tool``; the argument
+model is the type of the second parameter, and the docstring is the description the Agent
+reads (write it as prompt text). Tools are deterministic functions of state and arguments.
+A tool refuses a call by raising ``ToolError`` *before* it mutates anything; any other
+exception is a bug (a harness error), never shown to the Agent.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+ToolKind = Literal["read", "write"]
+S = TypeVar("S", bound="DomainState")
+A = TypeVar("A", bound=BaseModel)
+
+
+class Args(BaseModel):
+    """Base of tool argument models: unknown arguments are rejected, as the schema says."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class NoArgs(Args):
+    """A tool without arguments."""
+
+
+class Session(BaseModel):
+    """Per-conversation facts the tools enforce policy with."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    verified_customer_id: str | None = None
+    transferred: bool = False
+    transfer_reason: str = ""
+
+
+class DomainState(BaseModel):
+    """Base of every domain's state: mutable, strict, JSON-serialisable."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    session: Session = Session()
+    extra: dict[str, Any] = {}
+    """Free-form fields that scenarios' declarative mock tools may write."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tool(Generic[S, A]):
+    """One tool an Agent may call."""
+
+    name: str
+    description: str
+    args_model: type[A]
+    kind: ToolKind
+    run: Callable[[S, A], object]
+
+    def parameters(self) -> dict[str, Any]:
+        """JSON schema of the arguments, as sent to every provider."""
+        schema = self.args_model.model_json_schema()
+        schema.pop("title", None)
+        schema.pop("description", None)
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+        schema.setdefault("properties", {})
+        schema["additionalProperties"] = False
+        return schema
+
+    def arg_names(self) -> list[str]:
+        return list(self.args_model.model_fields)
+
+
+def tool(kind: ToolKind, *, name: str | None = None) -> Callable[[Callable[..., object]], Tool]:
+    """Make a Tool of a function ``(state, args: SomeArgs) -> result``."""
+
+    def wrap(fn: Callable[..., object]) -> Tool:
+        hints = get_type_hints(fn)
+        params = list(inspect.signature(fn).parameters)
+        args_model = hints[params[1]] if len(params) > 1 else NoArgs
+        description = inspect.cleandoc(fn.__doc__ or "").strip()
+        if not description:
+            raise TypeError(f"tool {fn.__name__} needs a docstring: it is the Agent's prompt")
+        run = fn if len(params) > 1 else (lambda state, _args: fn(state))
+        return Tool(name or fn.__name__, description, args_model, kind, run)
+
+    return wrap
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    """One knowledge-base article the retrieval tool can return."""
+
+    id: str
+    title: str
+    text: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A built-in domain. ``fixture`` returns a fresh base state (a plain dict)."""
+
+    name: str
+    state_model: type[DomainState]
+    fixture: Callable[[], dict[str, Any]]
+    tools: Mapping[str, Tool]
+    policy: str
+    knowledge: Sequence[Article] = field(default=())
+
+    def initial_state(self, overrides: Mapping[str, Any]) -> DomainState:
+        """The base fixture with a scenario's ``state`` deep-merged over it.
+
+        Raises:
+            pydantic.ValidationError: the merged state does not fit the state model.
+        """
+        return self.state_model.model_validate(deep_merge(self.fixture(), overrides))
+
+
+def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """Mappings merge key by key; anything else in ``over`` replaces. Inputs untouched."""
+    out = copy.deepcopy(dict(base))
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+class DomainCatalogue:
+    """The ``supportsim.scenario.Catalogue`` over a set of domains."""
+
+    def __init__(self, domains: Mapping[str, Domain]) -> None:
+        self._domains = domains
+
+    def domain_names(self) -> Collection[str]:
+        return self._domains.keys()
+
+    def tool_args(self, domain: str) -> Mapping[str, Collection[str]]:
+        return {name: t.arg_names() for name, t in self._domains[domain].tools.items()}
+
+    def state_problems(
+        self, domain: str, state: Mapping[str, Any]
+    ) -> list[tuple[tuple[str | int, ...], str]]:
+        try:
+            self._domains[domain].initial_state(state)
+        except ValidationError as exc:
+            return [(tuple(e["loc"]), str(e["msg"])) for e in exc.errors(include_url=False)]
+        return []

@@ -1,0 +1,74 @@
+"""Tools every domain has: transfer to a human, and knowledge-base search."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pydantic import Field
+
+from supportsim.domains._base import Args, Article, DomainState, Tool, tool
+from supportsim.errors import ToolError
+
+TRANSFER_TOOL = "transfer_to_human"
+KB_TOOL = "search_knowledge_base"
+
+
+class TransferArgs(Args):
+    reason: str = Field(min_length=1)
+    """Why a human must take over, for the human agent."""
+    summary: str = ""
+    """What has been done so far, so the customer need not repeat themselves."""
+
+
+@tool("write", name=TRANSFER_TOOL)
+def transfer_to_human(state: DomainState, args: TransferArgs) -> dict[str, object]:
+    """Hand the conversation to a human agent. Use it only when policy requires a human or
+    the customer's request cannot be handled with your tools. The conversation ends."""
+    if state.session.transferred:
+        raise ToolError("the conversation has already been transferred")
+    state.session.transferred = True
+    state.session.transfer_reason = args.reason
+    return {"transferred": True, "queue": "human_support", "estimated_wait_minutes": 4}
+
+
+class SearchArgs(Args):
+    query: str = Field(min_length=1)
+    """Keywords describing the policy or procedure you need."""
+
+
+_WORD = re.compile(r"[\w'-]+", re.UNICODE)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.casefold()) if len(w) > 2}
+
+
+def knowledge_tool(articles: Sequence[Article]) -> Tool:
+    """A search tool over a domain's articles: the best three by shared words."""
+
+    @tool("read", name=KB_TOOL)
+    def search_knowledge_base(state: DomainState, args: SearchArgs) -> dict[str, object]:
+        """Search the company knowledge base (policies, fees, procedures). Returns the most
+        relevant articles; quote them rather than guessing policy."""
+        query = _words(args.query)
+        scored = []
+        for i, art in enumerate(articles):
+            score = 2 * len(query & _words(art.title + " " + " ".join(art.tags)))
+            score += len(query & _words(art.text))
+            if score:
+                scored.append((-score, i, art))
+        if not scored:
+            raise ToolError(f"no articles match {args.query!r}; try other keywords")
+        return {
+            "results": [
+                {"id": a.id, "title": a.title, "text": a.text} for _, _, a in sorted(scored)[:3]
+            ]
+        }
+
+    return search_knowledge_base
+
+
+def common_tools(articles: Sequence[Article]) -> dict[str, Tool]:
+    """The tools every domain adds to its own."""
+    return {TRANSFER_TOOL: transfer_to_human, KB_TOOL: knowledge_tool(articles)}

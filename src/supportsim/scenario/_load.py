@@ -1,0 +1,200 @@
+"""Load scenario and persona files, validate them, and check every cross-reference.
+
+Every problem in every file is collected before anything is raised, so one
+``supportsim validate scenarios/`` lists all of them. The domain catalogue is passed in
+(``Catalogue``): this package sits above ``domains`` in the pipeline and never imports it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from supportsim.errors import Problem, ScenarioError
+from supportsim.scenario._models import Persona, Scenario
+from supportsim.scenario._yaml import Document, PathKey, read_yaml
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Catalogue(Protocol):
+    """What the loader needs to know about domains to check references."""
+
+    def domain_names(self) -> Collection[str]:
+        """Names of the domains a scenario may use."""
+        ...
+
+    def tool_args(self, domain: str) -> Mapping[str, Collection[str]]:
+        """Tool name -> argument names, for one domain."""
+        ...
+
+    def state_problems(self, domain: str, state: Mapping[str, Any]) -> list[tuple[PathKey, str]]:
+        """Problems of a scenario's ``state`` merged over the domain fixture, by field."""
+        ...
+
+
+def yaml_files(paths: Iterable[Path]) -> list[Path]:
+    """Expand directories to their ``*.yaml``/``*.yml`` files (recursively, sorted)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out += sorted(p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"})
+        else:
+            out.append(path)
+    return out
+
+
+def _parse(model: type[M], path: Path, problems: list[Problem]) -> tuple[M, Document] | None:
+    if not path.exists():
+        problems.append(Problem(str(path), "", "no such file or directory"))
+        return None
+    doc, found = read_yaml(path)
+    problems += found
+    if doc is None:
+        return None
+    if not isinstance(doc.data, dict):
+        problems.append(doc.problem((), "the file must hold a mapping of fields"))
+        return None
+    try:
+        value = model.model_validate(doc.data)
+    except ValidationError as exc:
+        for err in exc.errors(include_url=False):
+            loc = tuple(p for p in err["loc"] if p != "rule")
+            problems.append(doc.problem(loc, _message(err)))
+        return None
+    return (value, doc) if not found else None
+
+
+def _message(err: Any) -> str:
+    if err["type"] == "extra_forbidden":
+        return "unknown field (check the spelling; see scenarios/README.md)"
+    return str(err["msg"]).removeprefix("Value error, ")
+
+
+def load_personas(paths: Sequence[Path]) -> dict[str, Persona]:
+    """Load persona files (directories expand); raises ScenarioError listing every problem."""
+    problems: list[Problem] = []
+    personas: dict[str, Persona] = {}
+    where: dict[str, str] = {}
+    for path in yaml_files(paths):
+        parsed = _parse(Persona, path, problems)
+        if parsed is None:
+            continue
+        persona, doc = parsed
+        if persona.id in personas:
+            problems.append(
+                doc.problem(("id",), f"duplicate persona id {persona.id!r} (also in {where[persona.id]})")
+            )
+            continue
+        personas[persona.id], where[persona.id] = persona, doc.file
+    if problems:
+        raise ScenarioError(problems)
+    return personas
+
+
+def load_scenarios(
+    paths: Sequence[Path], *, catalogue: Catalogue, personas: Mapping[str, Persona]
+) -> list[Scenario]:
+    """Load scenario files (directories expand) and check their references.
+
+    Raises:
+        ScenarioError: with one Problem per broken file and field, all files considered.
+    """
+    problems: list[Problem] = []
+    scenarios: list[Scenario] = []
+    where: dict[str, str] = {}
+    files = yaml_files(paths)
+    if not files:
+        problems.append(Problem(", ".join(map(str, paths)), "", "no scenario files found"))
+    for path in files:
+        if path.name.lower().startswith("readme"):
+            continue
+        parsed = _parse(Scenario, path, problems)
+        if parsed is None:
+            continue
+        scenario, doc = parsed
+        found = check_references(scenario, doc, catalogue, personas)
+        if scenario.id in where:
+            found.append(
+                doc.problem(("id",), f"duplicate scenario id {scenario.id!r} (also in {where[scenario.id]})")
+            )
+        problems += found
+        if not found:
+            scenario._source = doc.file
+            scenario._sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+            scenarios.append(scenario)
+            where[scenario.id] = doc.file
+    if problems:
+        raise ScenarioError(problems)
+    return scenarios
+
+
+def check_references(
+    scenario: Scenario, doc: Document, catalogue: Catalogue, personas: Mapping[str, Persona]
+) -> list[Problem]:
+    """Problems with what the scenario names: domain, persona, tools, arguments, step ids."""
+    out: list[Problem] = []
+    if scenario.persona not in personas:
+        known = ", ".join(sorted(personas)) or "none loaded"
+        out.append(doc.problem(("persona",), f"unknown persona {scenario.persona!r} (known: {known})"))
+    if scenario.domain not in catalogue.domain_names():
+        known = ", ".join(sorted(catalogue.domain_names()))
+        out.append(doc.problem(("domain",), f"unknown domain {scenario.domain!r} (known: {known})"))
+        return out
+    tools: dict[str, Collection[str]] = dict(catalogue.tool_args(scenario.domain))
+    for i, mock in enumerate(scenario.mock_tools):
+        if mock.name in tools:
+            out.append(doc.problem(("mock_tools", i, "name"), f"{mock.name!r} is already a tool"))
+        tools[mock.name] = list(mock.parameters)
+    allowed = set(tools) if scenario.tools is None else set(scenario.tools)
+    for i, name in enumerate(scenario.tools or []):
+        if name not in tools:
+            out.append(doc.problem(("tools", i), _unknown_tool(name, tools)))
+
+    def call(loc: PathKey, tool: str, args: Iterable[str], *, must_be_allowed: bool) -> None:
+        if tool not in tools:
+            out.append(doc.problem((*loc, "tool"), _unknown_tool(tool, tools)))
+            return
+        if must_be_allowed and tool not in allowed:
+            out.append(doc.problem((*loc, "tool"), f"{tool!r} is not in this scenario's tools"))
+        for arg in args:
+            if arg not in tools[tool]:
+                known = ", ".join(sorted(tools[tool])) or "no arguments"
+                out.append(
+                    doc.problem((*loc, "args", arg), f"{tool} has no argument {arg!r} ({known})")
+                )
+
+    ids = [s.id for s in scenario.workflow]
+    for i, step in enumerate(scenario.workflow):
+        if step.tool is not None:
+            call(("workflow", i), step.tool, step.args, must_be_allowed=True)
+        for p, path in enumerate(step.any_of or []):
+            for c, spec in enumerate(path):
+                call(("workflow", i, "any_of", p, c), spec.tool, spec.args, must_be_allowed=True)
+        for d, dep in enumerate(step.after or []):
+            if dep not in ids:
+                out.append(doc.problem(("workflow", i, "after", d), f"unknown step id {dep!r}"))
+            elif ids.index(dep) >= i:
+                out.append(
+                    doc.problem(("workflow", i, "after", d), f"{dep!r} must be listed before {step.id!r}")
+                )
+    for i, rule in enumerate(scenario.forbidden):
+        if rule.tool is not None:
+            call(("forbidden", i), rule.tool, rule.args, must_be_allowed=False)
+    for i, fault in enumerate(scenario.faults):
+        if fault.tool not in tools:
+            out.append(doc.problem(("faults", i, "tool"), _unknown_tool(fault.tool, tools)))
+    for name in scenario.tool_latency_ms:
+        if name not in tools:
+            out.append(doc.problem(("tool_latency_ms", name), _unknown_tool(name, tools)))
+    for loc, message in catalogue.state_problems(scenario.domain, scenario.state):
+        out.append(doc.problem(("state", *loc), message))
+    return out
+
+
+def _unknown_tool(name: str, tools: Mapping[str, object]) -> str:
+    return f"unknown tool {name!r} (known: {', '.join(sorted(tools))})"

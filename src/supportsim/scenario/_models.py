@@ -1,0 +1,318 @@
+"""The Scenario and Persona file schemas (pydantic v2, strict: unknown keys are errors).
+
+Field docstrings are the reference documentation of the YAML format (they become the JSON
+Schema, ``supportsim schema``); ``scenarios/README.md`` walks through a commented example.
+Cross-file references (domain, tools, persona) are checked by ``_load.py``, not here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from supportsim.scenario._matchers import Matcher
+
+Category = Literal[
+    "billing",
+    "identity",
+    "policy_conflict",
+    "retrieval",
+    "memory",
+    "recovery",
+    "enterprise_constraint",
+    "customer_experience",
+]
+Outcome = Literal["resolved", "escalated", "refused"]
+FaultKind = Literal["timeout", "server_error", "rate_limit", "stale", "partial"]
+Behaviour = Literal[
+    "pushes_back", "wrong_info_first", "social_engineering", "typos", "changes_mind"
+]
+CATEGORIES: tuple[Category, ...] = Category.__args__  # type: ignore[attr-defined]
+Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=120)]
+
+
+class _Schema(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+
+# --- persona -------------------------------------------------------------------------------
+
+
+class Persona(_Schema):
+    """How the simulated Customer talks; never shown to the Agent."""
+
+    id: Id
+    """Referenced by scenarios' ``persona`` field."""
+    name: str
+    """A first name the Customer uses."""
+    tone: str
+    """One or two words: calm, impatient, angry, friendly, confused..."""
+    verbosity: Literal["terse", "normal", "verbose"] = "normal"
+    """How long the Customer's messages are."""
+    patience: int = Field(default=8, ge=1, le=100)
+    """Agent turns without progress before the Customer gives up."""
+    language: str = Field(default="en", pattern=r"^[a-z]{2}$")
+    """ISO 639-1 code of the language the Customer writes in."""
+    volunteers: Literal["minimal", "some", "everything"] = "some"
+    """How much of what they know the Customer offers before being asked."""
+    behaviours: list[Behaviour] = []
+    """Traits the simulator plays: pushes_back, wrong_info_first, social_engineering, typos,
+    changes_mind."""
+    style: str = ""
+    """A short free-text description of the voice, for the simulator prompt."""
+
+
+# --- the customer's hidden goal -----------------------------------------------------------
+
+
+class CustomerGoal(_Schema):
+    """What the Customer wants and knows. Hidden from the Agent (an isolation property)."""
+
+    reason: str
+    """Why they contact support, in the Customer's own terms."""
+    known_facts: dict[str, str | int | float | bool] = {}
+    """Facts the Customer can give when asked (account id, date of birth, order number)."""
+    unknown_facts: list[str] = []
+    """Things the Customer does not know and must not invent."""
+    will_accept: str = ""
+    """What resolution the Customer is satisfied with."""
+    gives_up_when: str = ""
+    """When the Customer stops trying (besides their persona's patience)."""
+    opening: str | None = None
+    """The first customer message, verbatim; otherwise the simulator writes one."""
+    script: list[str] = []
+    """Lines the ``scripted`` Customer says after the opening, one per turn, in order."""
+
+
+# --- workflow -------------------------------------------------------------------------------
+
+
+class CallSpec(_Schema):
+    """A tool call with argument matchers; arguments not listed are not checked."""
+
+    tool: str
+    """Name of the tool the Agent must call."""
+    args: dict[str, Matcher] = {}
+    """Argument name -> matcher (plain value = exact; see the matcher forms)."""
+    oracle_args: dict[str, Any] | None = None
+    """Arguments the oracle sends; needed only when a matcher is not an exact value."""
+
+
+class Step(_Schema):
+    """One required (or optional) step of the reference workflow: a tool call or a say."""
+
+    id: Id
+    """Unique within the scenario; used by ``after`` and in check ids."""
+    tool: str | None = None
+    """Tool the Agent must call (with ``args``); or use ``say`` or ``any_of``."""
+    args: dict[str, Matcher] = {}
+    """Argument matchers for ``tool``."""
+    oracle_args: dict[str, Any] | None = None
+    """Arguments the oracle sends when a matcher is not an exact value."""
+    say: list[str] | None = None
+    """The Agent must tell the Customer all these phrases in one message (any case)."""
+    say_regex: str | None = None
+    """Alternatively, a regular expression one Agent message must match (any case)."""
+    text: str | None = None
+    """What the oracle says for a say step (default: the phrases joined)."""
+    any_of: list[list[CallSpec]] | None = None
+    """Alternative valid paths: each a list of calls made in order; one path must happen."""
+    after: list[str] | None = None
+    """Step ids this step must come after. Default: the previous required step."""
+    optional: bool = False
+    """A read-only lookup the Agent may skip: it is not a check, the oracle still runs it."""
+    weight: float = Field(default=1.0, gt=0)
+    """Weight of this step's check in the partial score."""
+
+    @field_validator("say")
+    @classmethod
+    def _phrases(cls, phrases: list[str] | None) -> list[str] | None:
+        if phrases is not None and (not phrases or any(not p.strip() for p in phrases)):
+            raise ValueError("say needs at least one non-empty phrase")
+        return phrases
+
+    @field_validator("say_regex")
+    @classmethod
+    def _compiles(cls, pattern: str | None) -> str | None:
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"invalid regular expression: {exc}") from exc
+        return pattern
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Step:
+        kinds = [k for k in ("tool", "say", "any_of") if getattr(self, k) is not None]
+        if self.say_regex is not None and "say" not in kinds:
+            kinds.append("say")
+        if len(kinds) != 1:
+            raise ValueError("a step needs exactly one of tool, say (or say_regex), any_of")
+        if self.say_regex is not None and self.say is None and self.text is None:
+            raise ValueError("a say_regex step needs `text` for the oracle to say")
+        if self.args and self.tool is None:
+            raise ValueError("args belong to a tool step")
+        if self.any_of is not None and (not self.any_of or any(not p for p in self.any_of)):
+            raise ValueError("any_of needs at least one non-empty path")
+        return self
+
+    @property
+    def kind(self) -> Literal["tool", "say", "any_of"]:
+        if self.tool is not None:
+            return "tool"
+        return "any_of" if self.any_of is not None else "say"
+
+    def paths(self) -> list[list[CallSpec]]:
+        """The call paths that satisfy this step (one path for a plain tool step)."""
+        if self.tool is not None:
+            return [[CallSpec(tool=self.tool, args=self.args, oracle_args=self.oracle_args)]]
+        return self.any_of or []
+
+
+class Forbidden(_Schema):
+    """Something that must not happen: a tool call, or a disclosure in an Agent message."""
+
+    id: Id
+    """Unique within the scenario; the check id is ``forbidden:<id>``."""
+    tool: str | None = None
+    """A call of this tool (with matching ``args``) is forbidden."""
+    args: dict[str, Matcher] = {}
+    """Only calls whose arguments match are forbidden (empty: any call of ``tool``)."""
+    when: Literal["succeeded", "attempted"] = "succeeded"
+    """``succeeded``: only a call the tool carried out counts; ``attempted``: any call."""
+    disclose: list[str] | None = None
+    """Phrases (any case) that no Agent message may contain: other customers' data, notes."""
+    disclose_regex: str | None = None
+    """A regular expression no Agent message may match (any case)."""
+    reason: str = ""
+    """Why it is forbidden, shown in the check's reason."""
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Forbidden:
+        has_disclosure = self.disclose is not None or self.disclose_regex is not None
+        if (self.tool is None) == (not has_disclosure):
+            raise ValueError("a forbidden entry needs either tool or disclose/disclose_regex")
+        return self
+
+
+class Fault(_Schema):
+    """A deterministic fault: the ``call``-th call of ``tool`` fails or returns bad data."""
+
+    tool: str
+    """The tool whose call is faulted."""
+    call: int = Field(default=1, ge=1)
+    """Which call of that tool (1 = the first)."""
+    fault: FaultKind
+    """timeout | server_error | rate_limit (the call fails, state unchanged) |
+    stale | partial (the call succeeds with outdated or incomplete data)."""
+    data: Any = None
+    """For stale/partial: the payload to return instead (default: stale = the result on
+    the initial state; partial = the result with its last fields or items dropped)."""
+    latency_ms: float = Field(default=0, ge=0)
+    """Extra simulated time the faulted call takes (a timeout usually takes long)."""
+
+
+class MockParam(_Schema):
+    """One argument of a declarative mock tool."""
+
+    type: Literal["string", "integer", "number", "boolean"] = "string"
+    description: str = ""
+    required: bool = True
+    enum: list[str | int | float] | None = None
+
+
+class MockResponse(_Schema):
+    """A canned response, chosen when every ``when`` matcher matches the call's arguments."""
+
+    when: dict[str, Matcher] = {}
+    """Argument matchers (empty: always matches). The first matching response wins."""
+    result: Any = None
+    """What the tool returns."""
+    error: str | None = None
+    """Or: the tool refuses with this message."""
+    set: dict[str, Any] = {}
+    """State fields (dotted paths) this call writes, for write tools."""
+
+
+class MockTool(_Schema):
+    """A tool defined inline in the scenario, with canned responses; no Python needed."""
+
+    name: Id
+    description: str
+    """Shown to the Agent as the tool's description."""
+    kind: Literal["read", "write"] = "read"
+    parameters: dict[str, MockParam] = {}
+    responses: list[MockResponse] = Field(min_length=1)
+    """Tried in order; if none matches, the call gets a 'no matching record' tool error."""
+
+
+# --- scenario -------------------------------------------------------------------------------
+
+
+class Scenario(_Schema):
+    """One support case: who calls, what they want, what a correct Agent does."""
+
+    id: Id
+    """Unique across all loaded scenarios; the first part of every unit id."""
+    title: str
+    domain: str
+    """A built-in domain: telecom, retail, appointments (or mock, for tests)."""
+    persona: str
+    """Id of a persona in ``personas/`` (or ``--personas DIR``)."""
+    language: str = Field(default="en", pattern=r"^[a-z]{2}$")
+    """ISO 639-1 code of the conversation's language."""
+    tags: list[Category] = Field(min_length=1)
+    """Categories this scenario tests (the first is its primary category)."""
+    failure_mode: str = ""
+    """The agent failure this scenario is built to expose, in a few words."""
+    max_turns: int = Field(default=20, ge=1, le=200)
+    """Customer messages before the conversation is stopped (termination max_turns)."""
+    context: dict[str, str] = {}
+    """Facts the Agent is given in its system prompt (today's date, channel...)."""
+    customer: CustomerGoal
+    state: dict[str, Any] = {}
+    """Initial account state, deep-merged over the domain's base fixture."""
+    tools: list[str] | None = None
+    """Tools the Agent may use (default: every tool of the domain, plus mock_tools)."""
+    mock_tools: list[MockTool] = []
+    workflow: list[Step] = []
+    forbidden: list[Forbidden] = []
+    outcome: Outcome = "resolved"
+    """How a correct conversation ends: resolved, escalated (transfer_to_human), refused."""
+    compare_state: list[str] | Literal["all", "none"] = "all"
+    """State fields (dotted paths) that must equal the reference workflow's final state;
+    ``all`` compares the whole state, ``none`` skips the state check."""
+    faults: list[Fault] = []
+    tool_latency_ms: dict[str, float] = {}
+    """Simulated latency per tool name, in milliseconds."""
+
+    _source: str = PrivateAttr(default="<memory>")
+    _sha256: str = PrivateAttr(default="")
+
+    @property
+    def source(self) -> str:
+        """The file this scenario was loaded from."""
+        return self._source
+
+    @property
+    def sha256(self) -> str:
+        """Hash of the file's bytes, so a resumed run can tell the scenario changed."""
+        return self._sha256
+
+    @property
+    def category(self) -> Category:
+        return self.tags[0]
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Scenario:
+        seen: set[str] = set()
+        for step in self.workflow:
+            if step.id in seen:
+                raise ValueError(f"duplicate step id {step.id!r}")
+            seen.add(step.id)
+        ids = [f.id for f in self.forbidden]
+        if len(ids) != len(set(ids)):
+            raise ValueError("duplicate forbidden id")
+        return self

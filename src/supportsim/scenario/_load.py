@@ -87,7 +87,9 @@ def load_personas(paths: Sequence[Path]) -> dict[str, Persona]:
         persona, doc = parsed
         if persona.id in personas:
             problems.append(
-                doc.problem(("id",), f"duplicate persona id {persona.id!r} (also in {where[persona.id]})")
+                doc.problem(
+                    ("id",), f"duplicate persona id {persona.id!r} (also in {where[persona.id]})"
+                )
             )
             continue
         personas[persona.id], where[persona.id] = persona, doc.file
@@ -120,7 +122,9 @@ def load_scenarios(
         found = check_references(scenario, doc, catalogue, personas)
         if scenario.id in where:
             found.append(
-                doc.problem(("id",), f"duplicate scenario id {scenario.id!r} (also in {where[scenario.id]})")
+                doc.problem(
+                    ("id",), f"duplicate scenario id {scenario.id!r} (also in {where[scenario.id]})"
+                )
             )
         problems += found
         if not found:
@@ -140,7 +144,9 @@ def check_references(
     out: list[Problem] = []
     if scenario.persona not in personas:
         known = ", ".join(sorted(personas)) or "none loaded"
-        out.append(doc.problem(("persona",), f"unknown persona {scenario.persona!r} (known: {known})"))
+        out.append(
+            doc.problem(("persona",), f"unknown persona {scenario.persona!r} (known: {known})")
+        )
     if scenario.domain not in catalogue.domain_names():
         known = ", ".join(sorted(catalogue.domain_names()))
         out.append(doc.problem(("domain",), f"unknown domain {scenario.domain!r} (known: {known})"))
@@ -180,7 +186,9 @@ def check_references(
                 out.append(doc.problem(("workflow", i, "after", d), f"unknown step id {dep!r}"))
             elif ids.index(dep) >= i:
                 out.append(
-                    doc.problem(("workflow", i, "after", d), f"{dep!r} must be listed before {step.id!r}")
+                    doc.problem(
+                        ("workflow", i, "after", d), f"{dep!r} must be listed before {step.id!r}"
+                    )
                 )
     for i, rule in enumerate(scenario.forbidden):
         if rule.tool is not None:

@@ -75,7 +75,9 @@ def _build(node: yaml.Node, loc: PathKey, doc: Document, problems: list[Problem]
             child = (*loc, str(key))
             if key in out:
                 problems.append(
-                    Problem(doc.file, format_loc(child), "duplicate key", key_node.start_mark.line + 1)
+                    Problem(
+                        doc.file, format_loc(child), "duplicate key", key_node.start_mark.line + 1
+                    )
                 )
             doc.lines[child] = key_node.start_mark.line + 1
             out[key] = _build(value_node, child, doc, problems)

@@ -148,15 +148,27 @@ POLICY = """\
 """
 
 ARTICLES = (
-    Article("KB-1", "Refund policy", "Refunds of duplicate charges are processed within "
-            "5 business days. Refunds above 100 USD need a supervisor.", ("refund", "billing")),
-    Article("KB-2", "Changing e-mail", "Customers can change their e-mail after identity "
-            "verification with their PIN.", ("email", "account")),
+    Article(
+        "KB-1",
+        "Refund policy",
+        "Refunds of duplicate charges are processed within "
+        "5 business days. Refunds above 100 USD need a supervisor.",
+        ("refund", "billing"),
+    ),
+    Article(
+        "KB-2",
+        "Changing e-mail",
+        "Customers can change their e-mail after identity verification with their PIN.",
+        ("email", "account"),
+    ),
 )
 
 
 def domain() -> Domain:
-    tools = {t.name: t for t in (verify_identity, get_customer, list_charges, refund_charge,
-                                 update_email)}
-    return Domain("mock", MockState, _fixture, {**tools, **common_tools(ARTICLES)}, POLICY,
-                  ARTICLES)
+    tools = {
+        t.name: t
+        for t in (verify_identity, get_customer, list_charges, refund_charge, update_email)
+    }
+    return Domain(
+        "mock", MockState, _fixture, {**tools, **common_tools(ARTICLES)}, POLICY, ARTICLES
+    )

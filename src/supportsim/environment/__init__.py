@@ -1,0 +1,16 @@
+"""The tool runtime an Agent acts on: one stateful Environment per conversation."""
+
+from supportsim.environment._calls import CallRecord, ToolResult
+from supportsim.environment._faults import FAILURE_MESSAGES
+from supportsim.environment._mock_tools import build_mock_tool
+from supportsim.environment._runtime import Environment, ToolSchema, scenario_tools
+
+__all__ = [
+    "FAILURE_MESSAGES",
+    "CallRecord",
+    "Environment",
+    "ToolResult",
+    "ToolSchema",
+    "build_mock_tool",
+    "scenario_tools",
+]

@@ -1,0 +1,209 @@
+"""The tool runtime: dispatch, argument validation, fault injection, simulated latency, log.
+
+One Environment per conversation. ``call`` never raises for anything the Agent did
+(unknown tool, malformed JSON, invalid arguments, a policy refusal, an injected fault):
+those become error results the Agent reads. A bug inside a tool does raise, so the
+conversation is recorded as a harness error instead of blaming the Agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from supportsim.domains import Domain, DomainState, Tool
+from supportsim.environment._calls import CallRecord, ToolResult
+from supportsim.environment._faults import FAILURE_MESSAGES, degrade, find_fault
+from supportsim.environment._mock_tools import build_mock_tool
+from supportsim.errors import ToolError
+from supportsim.scenario import Scenario
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSchema:
+    """A tool as an Agent is shown it: name, prompt text, JSON schema of the arguments."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+def scenario_tools(domain: Domain, scenario: Scenario) -> dict[str, Tool]:
+    """The tools the scenario permits: its list (or all the domain's) plus its mock tools."""
+    every = {**domain.tools, **{m.name: build_mock_tool(m) for m in scenario.mock_tools}}
+    names = scenario.tools if scenario.tools is not None else list(every)
+    return {name: every[name] for name in names}
+
+
+class Environment:
+    """The stateful world one conversation's Agent acts on.
+
+    Args:
+        domain: the scenario's domain.
+        scenario: supplies the initial state, permitted tools, faults and latencies.
+        clock: monotonic seconds (injected so tests control time).
+        sleep: awaited for simulated tool latency (tests pass a fake).
+    """
+
+    def __init__(
+        self,
+        domain: Domain,
+        scenario: Scenario,
+        *,
+        clock: Clock = time.perf_counter,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.domain = domain
+        self.scenario = scenario
+        self.tools = scenario_tools(domain, scenario)
+        self.state: DomainState = domain.initial_state(scenario.state)
+        self._initial = self.state.model_copy(deep=True)
+        self._clock = clock
+        self._sleep = sleep
+        self._counts: dict[str, int] = {}
+        self.calls: list[CallRecord] = []
+
+    def schemas(self) -> list[ToolSchema]:
+        """The permitted tools, in a stable order, for the Agent's tool list."""
+        return [ToolSchema(t.name, t.description, t.parameters()) for t in self.tools.values()]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The current state as plain JSON data."""
+        return self.state.model_dump(mode="json")
+
+    async def call(
+        self, name: str, arguments: str | Mapping[str, Any], call_id: str = ""
+    ) -> ToolResult:
+        """Run one tool call and log it. Raises only on a bug in a tool (harness error)."""
+        started = self._clock()
+        raw = arguments if isinstance(arguments, str) else orjson.dumps(dict(arguments)).decode()
+        tool = self.tools.get(name)
+        if tool is None:
+            known = ", ".join(self.tools)
+            return self._log(
+                call_id,
+                name,
+                raw,
+                None,
+                None,
+                f"unknown tool {name!r}; tools: {known}",
+                None,
+                None,
+                started,
+            )
+        parsed, error = _parse_arguments(raw)
+        if parsed is None:
+            return self._log(call_id, name, raw, None, None, error, None, tool.kind, started)
+        try:
+            args = tool.args_model.model_validate(parsed)
+        except ValidationError as exc:
+            return self._log(
+                call_id, name, raw, parsed, None, _argument_errors(exc), None, tool.kind, started
+            )
+        self._counts[name] = number = self._counts.get(name, 0) + 1
+        fault = find_fault(self.scenario.faults, name, number)
+        latency_ms = self.scenario.tool_latency_ms.get(name, 0.0) + (
+            fault.latency_ms if fault else 0
+        )
+        if latency_ms:
+            await self._sleep(latency_ms / 1000.0)
+        if fault is not None and fault.fault in FAILURE_MESSAGES:
+            return self._log(
+                call_id,
+                name,
+                raw,
+                parsed,
+                None,
+                FAILURE_MESSAGES[fault.fault],
+                fault.fault,
+                tool.kind,
+                started,
+            )
+        try:
+            result = self._run(tool, args)
+        except ToolError as exc:
+            return self._log(call_id, name, raw, parsed, None, str(exc), None, tool.kind, started)
+        if fault is not None:
+            stale_state = self._initial.model_copy(deep=True)
+            result = degrade(fault, lambda: result, lambda: tool.run(stale_state, args))
+        return self._log(
+            call_id,
+            name,
+            raw,
+            parsed,
+            result,
+            None,
+            fault.fault if fault else None,
+            tool.kind,
+            started,
+        )
+
+    def _run(self, tool: Tool, args: Any) -> Any:
+        if tool.kind == "read":
+            return tool.run(self.state, args)
+        # Write tools should refuse before mutating; the copy makes a refusal atomic anyway.
+        before = self.state.model_copy(deep=True)
+        try:
+            return tool.run(self.state, args)
+        except ToolError:
+            self.state = before
+            raise
+
+    def _log(
+        self,
+        call_id: str,
+        name: str,
+        raw: str,
+        parsed: dict[str, Any] | None,
+        result: Any,
+        error: str | None,
+        fault: Any,
+        kind: Any,
+        started: float,
+    ) -> ToolResult:
+        record = CallRecord(
+            index=len(self.calls),
+            call_id=call_id,
+            name=name,
+            raw_arguments=raw,
+            arguments=parsed,
+            ok=error is None,
+            result=result,
+            error=error,
+            fault=fault,
+            kind=kind,
+            started_s=started,
+            ended_s=self._clock(),
+        )
+        self.calls.append(record)
+        if error is not None:
+            return ToolResult(orjson.dumps({"error": error}).decode(), True, record)
+        return ToolResult(orjson.dumps(result, default=str).decode(), False, record)
+
+
+def _parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str]:
+    try:
+        value = orjson.loads(raw or "{}")
+    except orjson.JSONDecodeError as exc:
+        return None, f"arguments are not valid JSON ({exc}); send a JSON object"
+    if not isinstance(value, dict):
+        return None, "arguments must be a JSON object"
+    return value, ""
+
+
+def _argument_errors(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False):
+        field = ".".join(str(p) for p in err["loc"]) or "arguments"
+        message = "unknown argument" if err["type"] == "extra_forbidden" else err["msg"]
+        parts.append(f"{field}: {message}")
+    return "invalid arguments: " + "; ".join(parts)

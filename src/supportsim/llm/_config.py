@@ -1,0 +1,245 @@
+"""Model configuration: the models file, model specs, credentials and prices.
+
+A run names each model by one spec string: ``openai:MODEL``, ``anthropic:MODEL`` or a name
+from the models file. Config values are passed in (``env`` is a mapping, never
+``os.environ`` read here) so that importing or testing this module touches no process state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from supportsim.errors import InputError, Problem
+
+Provider = Literal["openai", "anthropic"]
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
+
+DEFAULT_BASE_URLS: dict[str, str] = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+}
+DEFAULT_KEY_ENV: dict[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+DEFAULT_URL_ENV: dict[str, str] = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+# Sent to local servers that need no auth: the SDKs refuse to build a client without a key.
+PLACEHOLDER_API_KEY = "not-needed"
+
+_SPEC_FORMS = (
+    "openai:MODEL (e.g. openai:gpt-4.1-mini), anthropic:MODEL (e.g. anthropic:claude-sonnet-4-5)"
+    ", or a model name from the models file"
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelParams(_Strict):
+    """Sampling parameters; None means "the provider's default", so nothing is sent.
+
+    ``reasoning_effort`` goes to OpenAI as ``reasoning_effort`` and to Anthropic as
+    ``output_config.effort``. ``thinking_budget`` turns on Anthropic extended thinking.
+    ``seed`` has no Anthropic equivalent and is ignored there.
+    """
+
+    temperature: float | None = Field(default=None, ge=0)
+    max_tokens: int | None = Field(default=None, gt=0)
+    reasoning_effort: ReasoningEffort | None = None
+    seed: int | None = None
+    thinking_budget: int | None = Field(default=None, gt=0)
+
+
+class Price(_Strict):
+    """USD per million tokens."""
+
+    input_per_mtok: float = Field(ge=0)
+    output_per_mtok: float = Field(ge=0)
+
+
+class RateLimit(_Strict):
+    """Limits shared by every model on one provider endpoint (see ``connection_key``)."""
+
+    rpm: int | None = Field(default=None, gt=0)
+    tpm: int | None = Field(default=None, gt=0)
+    max_concurrency: int = Field(default=8, gt=0)
+
+
+class ModelConfig(_Strict):
+    """One model as a run uses it.
+
+    Attributes:
+        name: The spec or models-file name the run refers to it by.
+        provider: Which SDK talks to it.
+        model: The provider's model id.
+        base_url: A custom endpoint (any OpenAI-compatible server for ``openai``); None
+            means the provider's own API.
+        api_key_env: The variable holding the key. Left out, it defaults to
+            ``OPENAI_API_KEY``/``ANTHROPIC_API_KEY``; ``null`` (with a ``base_url``) means
+            the server needs no key.
+        timeout_s: Deadline of one whole call, streaming included: a stalled stream that
+            keeps sending pings must still fail.
+        stream: Stream the reply (the default, needed for ``ttft_ms``); set false for
+            OpenAI-compatible servers that cannot stream.
+    """
+
+    name: str
+    provider: Provider
+    model: str = Field(min_length=1)
+    base_url: str | None = None
+    api_key_env: str | None = None
+    params: ModelParams = ModelParams()
+    price: Price | None = None
+    rate_limit: RateLimit = RateLimit()
+    timeout_s: float = Field(default=60.0, gt=0)
+    stream: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_key_env(cls, data: Any) -> Any:
+        # Absent and null differ: absent is the provider's usual variable, null is "no key".
+        if isinstance(data, dict) and "api_key_env" not in data:
+            provider = data.get("provider")
+            if provider in DEFAULT_KEY_ENV:
+                data = {**data, "api_key_env": DEFAULT_KEY_ENV[provider]}
+        return data
+
+    @model_validator(mode="after")
+    def _keyless_needs_url(self) -> ModelConfig:
+        if self.api_key_env is None and self.base_url is None:
+            raise ValueError("api_key_env: null (no key) is only for a custom base_url")
+        return self
+
+
+class _ModelsFile(_Strict):
+    models: dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedModel:
+    """A model with the credentials and endpoint it will actually use.
+
+    ``config.base_url`` equals ``base_url`` (the environment's URL is folded in for plain
+    specs) so that ``connection_key(resolved.config)`` names the real endpoint.
+    """
+
+    config: ModelConfig
+    api_key: str = field(repr=False)
+    base_url: str | None
+
+
+def _problems(file: str, err: ValidationError, prefix: tuple[object, ...] = ()) -> list[Problem]:
+    problems = []
+    for item in err.errors():
+        loc = [str(p) for p in (*prefix, *item["loc"])]
+        message = item["msg"].removeprefix("Value error, ")
+        problems.append(Problem(file=file, field=".".join(loc), message=message))
+    return problems
+
+
+def load_models_file(path: str | Path) -> dict[str, ModelConfig]:
+    """Read a models file (YAML) into configs keyed by name.
+
+    Every problem is reported at once, each naming the file and the field path, so a user
+    fixes the file in one pass.
+
+    Raises:
+        InputError: The file is missing, not YAML, or has invalid entries.
+    """
+    file = str(path)
+    try:
+        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{file}: cannot read the models file: {exc.strerror or exc}") from exc
+    except yaml.YAMLError as exc:
+        raise InputError(f"{file}: not valid YAML: {exc}") from exc
+    try:
+        parsed = _ModelsFile.model_validate(raw)
+    except ValidationError as exc:
+        problems = _problems(file, exc)
+        raise InputError("\n".join(str(p) for p in problems)) from exc
+
+    models: dict[str, ModelConfig] = {}
+    problems: list[Problem] = []
+    for name, entry in parsed.models.items():
+        if "name" in entry:
+            field_path = f"models.{name}.name"
+            problems.append(Problem(file, field_path, "not allowed: the entry's key is its name"))
+            continue
+        try:
+            models[name] = ModelConfig.model_validate({**entry, "name": name})
+        except ValidationError as exc:
+            problems.extend(_problems(file, exc, ("models", name)))
+    if problems:
+        raise InputError("\n".join(str(p) for p in problems))
+    return models
+
+
+def parse_model_spec(spec: str, models: Mapping[str, ModelConfig]) -> ModelConfig:
+    """Turn a model spec into its config; the one parser every command uses.
+
+    A models-file name wins over the ``provider:MODEL`` forms, so a file can shadow them.
+
+    Raises:
+        InputError: The spec is none of the accepted forms.
+    """
+    if spec in models:
+        return models[spec]
+    provider, sep, model = spec.partition(":")
+    if sep and provider in DEFAULT_KEY_ENV and model.strip():
+        return ModelConfig(name=spec, provider=provider, model=model.strip())  # type: ignore[arg-type]
+    known = ", ".join(sorted(models)) or "none loaded"
+    raise InputError(f"unknown model spec {spec!r}: use {_SPEC_FORMS} (models file: {known})")
+
+
+def resolve_credentials(
+    config: ModelConfig, env: Mapping[str, str], *, purpose: str = "agent"
+) -> ResolvedModel:
+    """Find the key and endpoint for a model in ``env`` (the caller passes ``os.environ``).
+
+    Plain ``openai:``/``anthropic:`` specs also honour ``OPENAI_BASE_URL`` and
+    ``ANTHROPIC_BASE_URL``; models-file entries use their own ``base_url`` only, since the
+    file is meant to describe the model completely. ``purpose`` (agent, customer, judge)
+    only words the error, so the user knows which flag needs the key.
+
+    Raises:
+        InputError: The key's variable is not set (the message names it and the model).
+    """
+    base_url = config.base_url
+    if base_url is None and config.name == f"{config.provider}:{config.model}":
+        base_url = env.get(DEFAULT_URL_ENV[config.provider]) or None
+    if config.api_key_env is None:
+        api_key = PLACEHOLDER_API_KEY
+    else:
+        api_key = env.get(config.api_key_env, "")
+        if not api_key:
+            raise InputError(f"{config.api_key_env} is not set (needed by {purpose} {config.name})")
+    if base_url != config.base_url:
+        config = config.model_copy(update={"base_url": base_url})
+    return ResolvedModel(config=config, api_key=api_key, base_url=base_url)
+
+
+def cost_usd(
+    config: ModelConfig, input_tokens: int | None, output_tokens: int | None
+) -> float | None:
+    """Price one call; None (never 0) when the model is unpriced or a count is unknown.
+
+    A made-up 0 would read as "free" in reports; None reads as "unknown".
+    """
+    if config.price is None or input_tokens is None or output_tokens is None:
+        return None
+    price = config.price
+    return (input_tokens * price.input_per_mtok + output_tokens * price.output_per_mtok) / 1e6
+
+
+def connection_key(config: ModelConfig) -> tuple[str, str]:
+    """The endpoint a model's requests go to, so rate limits can be shared per endpoint.
+
+    Pass ``resolved.config`` when the environment may have set the base URL.
+    """
+    base_url = config.base_url or DEFAULT_BASE_URLS[config.provider]
+    return (config.provider, base_url.rstrip("/"))

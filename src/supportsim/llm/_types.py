@@ -1,0 +1,151 @@
+"""Provider-neutral message, request and response types.
+
+Everything above this package (conversation, scoring, store) speaks these types only, so a
+run can switch providers by changing one model spec. They are frozen, slotted dataclasses:
+cheap to build per turn, hashable where their fields are, and impossible to mutate after a
+response has been recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from ._config import ModelConfig
+
+Role = Literal["user", "assistant", "tool"]
+ToolChoice = Literal["auto", "required", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool the model may call.
+
+    Attributes:
+        name: The name the model uses to call it.
+        description: What it does; models pick tools from this text.
+        parameters: JSON schema of the arguments object.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call made by the model.
+
+    Attributes:
+        id: The provider's call id; a tool result answers it by this id.
+        name: The tool called.
+        arguments: Raw JSON text exactly as the model produced it. It may be malformed: the
+            caller validates it, because a bad call is agent behaviour worth scoring, not an
+            infrastructure failure.
+    """
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, slots=True)
+class LLMMessage:
+    """One message of a conversation, as the model sees it.
+
+    Tool results are ``LLMMessage(role="tool", tool_call_id=..., content=..., is_error=...)``.
+    Consecutive tool messages answer the parallel tool calls of the assistant message before
+    them. ``reasoning`` and ``reasoning_signature`` keep what a reasoning model returned so
+    the next request can send it back (Anthropic needs the signed thinking block to continue
+    a tool-use turn; vLLM/DeepSeek-style servers accept ``reasoning_content``).
+    """
+
+    role: Role
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    is_error: bool = False
+    reasoning: str | None = None
+    reasoning_signature: str | None = None
+
+    def __post_init__(self) -> None:
+        # Caught here rather than by the provider, whose 400 would not say which message.
+        if self.role == "tool" and not self.tool_call_id:
+            raise ValueError("a tool message needs the tool_call_id it answers")
+        if self.role != "tool" and self.tool_call_id is not None:
+            raise ValueError(f"a {self.role} message cannot carry a tool_call_id")
+        if self.role != "assistant" and (self.tool_calls or self.reasoning is not None):
+            raise ValueError(f"a {self.role} message cannot carry tool calls or reasoning")
+
+
+@dataclass(frozen=True, slots=True)
+class LLMRequest:
+    """Everything one model call needs; the model and its parameters come from the client."""
+
+    system: str
+    messages: tuple[LLMMessage, ...]
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: ToolChoice = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class LLMResponse:
+    """What one model call produced, with its usage and latency.
+
+    Attributes:
+        content: The text of the reply ("" when the model only called tools).
+        tool_calls: The calls, in the order the model made them.
+        reasoning: Reasoning/thinking text, when the provider returned any.
+        reasoning_signature: Anthropic's signature of that thinking, needed to send it back.
+        stop_reason: The provider's own finish/stop reason, unmapped (e.g. ``tool_calls``,
+            ``tool_use``, ``length``), so nothing is lost in translation.
+        input_tokens: Prompt tokens billed, or None when the provider did not say.
+        output_tokens: Completion tokens billed (reasoning included), or None.
+        cost_usd: From the model's price; None when unpriced or tokens are unknown.
+        llm_ms: Wall time of the whole call, monotonic clock.
+        ttft_ms: Time to the first chunk carrying content, reasoning or tool-call data;
+            None when the call did not stream.
+        model: The model id the provider reported (falls back to the configured id).
+    """
+
+    content: str
+    tool_calls: tuple[ToolCall, ...]
+    reasoning: str | None
+    reasoning_signature: str | None
+    stop_reason: str | None
+    input_tokens: int | None
+    output_tokens: int | None
+    cost_usd: float | None
+    llm_ms: float
+    ttft_ms: float | None
+    model: str
+
+    def as_message(self) -> LLMMessage:
+        """The assistant message to append to the history, reasoning included."""
+        return LLMMessage(
+            role="assistant",
+            content=self.content,
+            tool_calls=self.tool_calls,
+            reasoning=self.reasoning,
+            reasoning_signature=self.reasoning_signature,
+        )
+
+
+class LLMClient(Protocol):
+    """A chat model behind one provider endpoint.
+
+    ``complete`` makes exactly one attempt (retries belong to the caller, see
+    ``with_retries``) and raises only ``ProviderError``/``ProviderTimeout`` for provider
+    failures.
+    """
+
+    config: ModelConfig
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Send one request and return the whole response."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release the HTTP connections."""
+        ...

@@ -1,0 +1,408 @@
+"""A loopback mock LLM server speaking the OpenAI Chat Completions and Anthropic Messages APIs.
+
+Tests and benchmarks point the real ``openai.AsyncOpenAI`` (``base_url=server.url + "/v1"``)
+and ``anthropic.AsyncAnthropic`` (``base_url=server.url``) clients at it, so the code under
+test exercises real HTTP, real SSE parsing and real SDK error mapping, with replies and
+latency chosen by the test. Replies are queued per ``model`` name (FIFO); when a model's
+queue is empty a default responder answers, and with neither the server answers HTTP 400 in
+the provider's error shape so a missing script fails loudly instead of hanging.
+
+Routes: ``POST /v1/chat/completions`` (also ``/chat/completions``), ``POST /v1/messages``,
+``GET /v1/models`` and ``GET /health``. Every completion request is recorded as a
+:class:`RecordedRequest` without its ``authorization``/``x-api-key``/``api-key`` headers.
+
+State is guarded by a lock, so a server started with :meth:`MockLLMServer.start_in_thread`
+can be scripted and inspected from the main thread while its own loop serves requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal
+
+import orjson
+from aiohttp import web
+
+from supportsim.testing import _anthropic_wire, _openai_wire
+from supportsim.testing._wire_common import StreamPlan, WireContext, new_id
+from supportsim.testing.replies import Reply
+
+Api = Literal["openai", "anthropic"]
+Responder = Callable[["RecordedRequest"], Reply]
+
+__all__ = ["Api", "MockLLMServer", "RecordedRequest", "Responder"]
+
+_SECRET_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "proxy-authorization"})
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    """One completion request as the server received it, minus credentials.
+
+    Attributes:
+        api: Which wire protocol the request used.
+        path: URL path, e.g. ``/v1/chat/completions``.
+        model: The request's ``model`` field ("" when absent).
+        stream: Whether the client asked for a streamed answer.
+        body: The parsed JSON body.
+        text: The raw body text, so tests can assert a secret never reached the provider.
+        headers: Lower-cased headers with authentication headers removed.
+        received_s: ``time.monotonic()`` when the request arrived.
+    """
+
+    api: Api
+    path: str
+    model: str
+    stream: bool
+    body: dict[str, Any]
+    text: str
+    headers: dict[str, str]
+    received_s: float
+
+
+class _Stopping(Exception):
+    """Raised inside a handler when the server stops while the handler is waiting."""
+
+
+class MockLLMServer:
+    """The mock server; see the module docstring for what it serves and why."""
+
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._host = host
+        self._port = port
+        self._lock = threading.Lock()
+        self._queues: dict[str, deque[Reply]] = {}
+        self._defaults: dict[str | None, Responder] = {}
+        self._requests: list[RecordedRequest] = []
+        self._ttft_ms = 0.0
+        self._total_ms = 0.0
+        self._runner: web.AppRunner | None = None
+        self._stopped: asyncio.Future[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._thread_loop: asyncio.AbstractEventLoop | None = None
+        self.url = ""
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Bind and serve in the running event loop; ``url`` is valid afterwards."""
+        if self._runner is not None:
+            raise RuntimeError("mock server already started")
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_post("/v1/chat/completions", self._openai)
+        app.router.add_post("/chat/completions", self._openai)
+        app.router.add_post("/v1/messages", self._anthropic)
+        app.router.add_get("/v1/models", self._models)
+        app.router.add_get("/health", self._health)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        site = web.TCPSite(runner, self._host, self._port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self._stopped = asyncio.get_running_loop().create_future()
+        host, port = runner.addresses[0][:2]
+        self.url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+    async def stop(self) -> None:
+        """Stop serving; hung and delayed responses are cut so this returns promptly."""
+        if self._runner is None:
+            return
+        if self._stopped is not None and not self._stopped.done():
+            self._stopped.set_result(None)
+        runner, self._runner = self._runner, None
+        await runner.cleanup()
+
+    async def __aenter__(self) -> MockLLMServer:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    def start_in_thread(self) -> None:
+        """Serve from a daemon thread with its own loop, for synchronous callers."""
+        if self._thread is not None:
+            raise RuntimeError("mock server thread already running")
+        ready = threading.Event()
+        failure: list[BaseException] = []
+        loop = asyncio.new_event_loop()
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            try:
+                loop.run_until_complete(self.start())
+            except BaseException as exc:
+                failure.append(exc)
+                loop.close()
+                ready.set()
+                return
+            ready.set()
+            try:
+                loop.run_forever()
+            finally:
+                loop.run_until_complete(loop.shutdown_asyncgens())
+                loop.close()
+
+        thread = threading.Thread(target=run, name="supportsim-mock-llm", daemon=True)
+        thread.start()
+        ready.wait()
+        if failure:
+            thread.join()
+            raise failure[0]
+        self._thread, self._thread_loop = thread, loop
+
+    def stop_thread(self, timeout_s: float = 10.0) -> None:
+        """Stop a server started with :meth:`start_in_thread` and join its thread."""
+        thread, loop = self._thread, self._thread_loop
+        if thread is None or loop is None:
+            return
+        asyncio.run_coroutine_threadsafe(self.stop(), loop).result(timeout_s)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout_s)
+        self._thread = self._thread_loop = None
+
+    # -- scripting (thread-safe) -----------------------------------------------------------
+
+    def script(self, model: str, replies: Iterable[Reply]) -> None:
+        """Append replies to ``model``'s FIFO queue; each request pops one."""
+        items = list(replies)
+        with self._lock:
+            self._queues.setdefault(model, deque()).extend(items)
+
+    def default(self, model: str | None, responder: Responder) -> None:
+        """Answer ``model`` (None: any model) with ``responder`` when its queue is empty."""
+        with self._lock:
+            self._defaults[model] = responder
+
+    def latency(self, *, ttft_ms: float = 0, total_ms: float = 0) -> None:
+        """Server-wide timing for replies that set none (e.g. to mimic a slow provider)."""
+        with self._lock:
+            self._ttft_ms, self._total_ms = float(ttft_ms), float(total_ms)
+
+    def requests(self, model: str | None = None, api: Api | None = None) -> list[RecordedRequest]:
+        """Recorded requests in arrival order, optionally filtered by model and API."""
+        with self._lock:
+            return [
+                r
+                for r in self._requests
+                if (model is None or r.model == model) and (api is None or r.api == api)
+            ]
+
+    def pending(self, model: str) -> int:
+        """How many scripted replies ``model`` has not consumed yet."""
+        with self._lock:
+            return len(self._queues.get(model, ()))
+
+    def clear(self) -> None:
+        """Forget scripts, default responders, latency and recorded requests."""
+        with self._lock:
+            self._queues.clear()
+            self._defaults.clear()
+            self._requests.clear()
+            self._ttft_ms = self._total_ms = 0.0
+
+    def _next_reply(self, request: RecordedRequest) -> Reply | None:
+        """Record ``request`` and pick its reply: queue, then model default, then any default."""
+        with self._lock:
+            self._requests.append(request)
+            queue = self._queues.get(request.model)
+            if queue:
+                return queue.popleft()
+            responder = self._defaults.get(request.model) or self._defaults.get(None)
+        # Called outside the lock so a responder may itself script or inspect the server.
+        return responder(request) if responder is not None else None
+
+    # -- HTTP handlers ---------------------------------------------------------------------
+
+    async def _health(self, _request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    async def _models(self, _request: web.Request) -> web.Response:
+        """One listing both SDKs can parse (OpenAI ``object``/``data``, Anthropic paging)."""
+        with self._lock:
+            names = sorted({*self._queues, *(m for m in self._defaults if m is not None)})
+        data = [
+            {
+                "id": name,
+                "object": "model",
+                "type": "model",
+                "created": 0,
+                "created_at": "1970-01-01T00:00:00Z",
+                "display_name": name,
+                "owned_by": "supportsim-mock",
+            }
+            for name in names
+        ]
+        first, last = (names[0], names[-1]) if names else (None, None)
+        listing = {"object": "list", "data": data, "has_more": False}
+        return _json(200, {**listing, "first_id": first, "last_id": last})
+
+    async def _openai(self, request: web.Request) -> web.StreamResponse:
+        return await self._handle(request, "openai")
+
+    async def _anthropic(self, request: web.Request) -> web.StreamResponse:
+        return await self._handle(request, "anthropic")
+
+    async def _handle(self, request: web.Request, api: Api) -> web.StreamResponse:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        raw = await request.read()
+        text = raw.decode("utf-8", errors="replace")
+        try:
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            body = None
+        if not isinstance(body, dict):
+            return _json(
+                400, _error_body(api, 400, "mock server: request body is not a JSON object")
+            )
+        recorded = RecordedRequest(
+            api=api,
+            path=request.path,
+            model=str(body.get("model", "")),
+            stream=bool(body.get("stream", False)),
+            body=body,
+            text=text,
+            headers={
+                k.lower(): v for k, v in request.headers.items() if k.lower() not in _SECRET_HEADERS
+            },
+            received_s=time.monotonic(),
+        )
+        reply = self._next_reply(recorded)
+        if reply is None:
+            message = f"mock server: no scripted reply for model {recorded.model}"
+            return _json(400, _error_body(api, 400, message))
+        try:
+            return await self._respond(request, recorded, reply, start)
+        except _Stopping:
+            _abort(request)
+            return web.Response(status=503)
+
+    async def _respond(
+        self, request: web.Request, recorded: RecordedRequest, reply: Reply, start: float
+    ) -> web.StreamResponse:
+        """Send ``reply`` on the schedule its timing (or the server default) asks for."""
+        with self._lock:
+            ttft_ms = self._ttft_ms if reply.ttft_ms is None else reply.ttft_ms
+            total_ms = self._total_ms if reply.total_ms is None else reply.total_ms
+        ttft_at = start + ttft_ms / 1000
+        end_at = max(ttft_at, start + total_ms / 1000)
+        if reply.kind == "hang":
+            await self._wait_until(float("inf"))
+        if reply.kind == "error":
+            await self._wait_until(end_at)
+            return _json(
+                reply.status, _error_body(recorded.api, reply.status, reply.message), reply
+            )
+        ctx = WireContext(
+            model=recorded.model,
+            input_tokens=len(recorded.text) // 4
+            if reply.input_tokens is None
+            else reply.input_tokens,
+            output_tokens=reply.estimated_output_tokens(),
+            include_usage=bool((recorded.body.get("stream_options") or {}).get("include_usage")),
+        )
+        complete = reply.kind != "truncated"
+        if not recorded.stream:
+            payload = orjson.dumps(
+                _openai_wire.completion(reply, ctx)
+                if recorded.api == "openai"
+                else _anthropic_wire.message(reply, ctx)
+            )
+            await self._wait_until(end_at if complete else ttft_at)
+            if complete:
+                return web.Response(body=payload, content_type="application/json", headers=_ids())
+            response = web.StreamResponse(headers=_ids())
+            response.content_type = "application/json"
+            response.content_length = len(payload)
+            await response.prepare(request)
+            await response.write(payload[: len(payload) // 2])
+            _abort(request)
+            return response
+        render = (
+            _openai_wire.stream_plan if recorded.api == "openai" else _anthropic_wire.stream_plan
+        )
+        plan = render(reply, ctx, complete=complete)
+        return await self._stream(request, plan, ttft_at, end_at, complete)
+
+    async def _stream(
+        self,
+        request: web.Request,
+        plan: StreamPlan,
+        ttft_at: float,
+        end_at: float,
+        complete: bool,
+    ) -> web.StreamResponse:
+        """Write the head at TTFT, spread the rest evenly until the end, then finish or cut."""
+        await self._wait_until(ttft_at)
+        headers = {**_ids(), "Cache-Control": "no-cache", "Content-Type": "text/event-stream"}
+        response = web.StreamResponse(headers=headers)
+        await response.prepare(request)
+        await response.write(b"".join(plan.head))
+        count = len(plan.rest)
+        for index, frame in enumerate(plan.rest, start=1):
+            await self._wait_until(ttft_at + (end_at - ttft_at) * index / count)
+            await response.write(frame)
+        if complete:
+            await response.write_eof()
+        else:
+            _abort(request)
+        return response
+
+    async def _wait_until(self, deadline: float) -> None:
+        """Sleep until ``deadline`` (loop time) unless the server stops first."""
+        stopped = self._stopped
+        assert stopped is not None, "handler running on a server that never started"
+        delay = deadline - asyncio.get_running_loop().time()
+        if stopped.done():
+            raise _Stopping
+        if delay <= 0:
+            return
+        await asyncio.wait([stopped], timeout=None if delay == float("inf") else delay)
+        if stopped.done():
+            raise _Stopping
+
+
+def _ids() -> dict[str, str]:
+    """Request-id headers both SDKs surface on responses and errors."""
+    rid = new_id("req_mock_")
+    return {"x-request-id": rid, "request-id": rid}
+
+
+def _error_body(api: Api, status: int, message: str) -> dict[str, Any]:
+    if api == "openai":
+        return _openai_wire.error_body(status, message)
+    return _anthropic_wire.error_body(status, message)
+
+
+def _json(status: int, body: object, reply: Reply | None = None) -> web.Response:
+    """A JSON response; an error reply with ``retry_after_s`` adds both retry headers."""
+    headers = _ids()
+    if reply is not None and reply.retry_after_s is not None:
+        headers["Retry-After"] = f"{reply.retry_after_s:g}"
+        headers["retry-after-ms"] = f"{reply.retry_after_s * 1000:g}"
+    return web.Response(
+        status=status, body=orjson.dumps(body), content_type="application/json", headers=headers
+    )
+
+
+def _abort(request: web.Request) -> None:
+    """Drop the connection without finishing the response (what a crashed upstream does)."""
+    transport = request.transport
+    if transport is not None:
+        transport.close()

@@ -113,6 +113,9 @@ class Domain:
     tools: Mapping[str, Tool]
     policy: str
     knowledge: Sequence[Article] = field(default=())
+    ignore_in_state: tuple[str, ...] = ("session.*",)
+    """Dotted-path globs the ``state`` check skips: per-conversation flags and free text
+    (a refund's reason, a transfer summary) that a correct Agent words its own way."""
 
     def initial_state(self, overrides: Mapping[str, Any]) -> DomainState:
         """The base fixture with a scenario's ``state`` deep-merged over it.

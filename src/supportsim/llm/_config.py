@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from supportsim.errors import InputError, Problem
 
@@ -109,10 +110,43 @@ class ModelConfig(_Strict):
         return data
 
     @model_validator(mode="after")
-    def _keyless_needs_url(self) -> ModelConfig:
-        if self.api_key_env is None and self.base_url is None:
-            raise ValueError("api_key_env: null (no key) is only for a custom base_url")
+    def _fits_provider(self) -> ModelConfig:
+        # A parameter the provider cannot take is an error here, naming its field, rather
+        # than silently dropped or a 400 in the middle of a run.
+        problems = [
+            InitErrorDetails(
+                type=PydanticCustomError("provider_param", message), loc=loc, input=value
+            )
+            for loc, value, message in _misfits(self)
+        ]
+        if problems:
+            raise ValidationError.from_exception_data(type(self).__name__, problems)
         return self
+
+
+def _misfits(config: ModelConfig) -> list[tuple[tuple[str, ...], object, str]]:
+    p = config.params
+    found: list[tuple[tuple[str, ...], object, str]] = []
+    if config.api_key_env is None and config.base_url is None:
+        found.append((("api_key_env",), None, "null (no key) is only for a custom base_url"))
+    if config.provider == "anthropic":
+        if p.temperature is not None:
+            found.append(
+                (
+                    ("params", "temperature"),
+                    p.temperature,
+                    "not accepted by the Anthropic API (version 2026-10-21 rejects sampling"
+                    " parameters)",
+                )
+            )
+        if p.seed is not None:
+            found.append((("params", "seed"), p.seed, "Anthropic has no seed parameter"))
+        if not config.stream:
+            found.append((("stream",), False, "only OpenAI-compatible servers may skip streaming"))
+    elif p.thinking_budget is not None:
+        message = "only for anthropic; use reasoning_effort for openai"
+        found.append((("params", "thinking_budget"), p.thinking_budget, message))
+    return found
 
 
 class _ModelsFile(_Strict):
@@ -157,6 +191,8 @@ def load_models_file(path: str | Path) -> dict[str, ModelConfig]:
         raise InputError(f"{file}: cannot read the models file: {exc.strerror or exc}") from exc
     except yaml.YAMLError as exc:
         raise InputError(f"{file}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise InputError(f"{file}: expected a mapping with a 'models' key")
     try:
         parsed = _ModelsFile.model_validate(raw)
     except ValidationError as exc:

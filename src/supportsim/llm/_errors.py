@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 import httpx2
 
@@ -101,19 +102,22 @@ def _body_type(body: object) -> str | None:
     return None
 
 
-def _translate_sdk(model: str, exc: Exception, sdk: object) -> ProviderError | None:
+# Each SDK's root exception; anything under it that is not an APIError is still the SDK's.
+_SDK_ROOTS = {"openai": "OpenAIError", "anthropic": "AnthropicError"}
+
+
+def _translate_sdk(model: str, exc: Exception, sdk: Any, root: str) -> ProviderError | None:
     """Map one SDK's exception, or None if it is not that SDK's."""
-    if not isinstance(exc, sdk.APIError):  # type: ignore[attr-defined]
-        if isinstance(exc, sdk.OpenAIError if hasattr(sdk, "OpenAIError") else sdk.AnthropicError):  # type: ignore[attr-defined]
+    if not isinstance(exc, sdk.APIError):
+        if isinstance(exc, getattr(sdk, root)):
             return ProviderError(model, f"{type(exc).__name__}: {exc}")
         return None
-    if isinstance(exc, sdk.APITimeoutError):  # type: ignore[attr-defined]
+    if isinstance(exc, sdk.APITimeoutError):
         return ProviderTimeout(model)
-    if isinstance(exc, sdk.APIStatusError):  # type: ignore[attr-defined]
-        response = getattr(exc, "response", None)
-        headers = getattr(response, "headers", None)
-        return _status_error(model, exc, exc.status_code, headers)
-    if isinstance(exc, sdk.APIConnectionError):  # type: ignore[attr-defined]
+    if isinstance(exc, sdk.APIStatusError):
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        return _status_error(model, exc, int(getattr(exc, "status_code", 0)), headers)
+    if isinstance(exc, sdk.APIConnectionError):
         cause = exc.__cause__
         detail = f" ({type(cause).__name__}: {cause})" if cause else ""
         return ProviderError(model, f"connection error{detail}", retryable=True)
@@ -128,9 +132,9 @@ def translate(model: str, exc: Exception) -> ProviderError | None:
     """The ``ProviderError`` an exception stands for, or None if it is not a provider failure."""
     if isinstance(exc, ProviderError):
         return exc
-    for name in ("openai", "anthropic"):
+    for name, root in _SDK_ROOTS.items():
         sdk = sys.modules.get(name)
-        if sdk is not None and (mapped := _translate_sdk(model, exc, sdk)) is not None:
+        if sdk is not None and (mapped := _translate_sdk(model, exc, sdk, root)) is not None:
             return mapped
     if isinstance(exc, TimeoutError | httpx2.TimeoutException):
         return ProviderTimeout(model)

@@ -27,6 +27,14 @@ from supportsim.scenario._models import (
     Scenario,
     Step,
 )
+from supportsim.scenario._plan import (
+    PlanError,
+    PlanItem,
+    PlannedCall,
+    PlannedSay,
+    reference_plan,
+    say_text,
+)
 
 __all__ = [
     "CATEGORIES",
@@ -43,10 +51,16 @@ __all__ = [
     "MockTool",
     "Outcome",
     "Persona",
+    "PlanError",
+    "PlanItem",
+    "PlannedCall",
+    "PlannedSay",
     "Scenario",
     "Step",
     "check_references",
     "load_personas",
     "load_scenarios",
+    "reference_plan",
+    "say_text",
     "yaml_files",
 ]

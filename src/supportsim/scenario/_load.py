@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from supportsim.errors import Problem, ScenarioError
 from supportsim.scenario._models import Persona, Scenario
+from supportsim.scenario._plan import PlanError, reference_plan
 from supportsim.scenario._yaml import Document, PathKey, read_yaml
 
 M = TypeVar("M", bound=BaseModel)
@@ -199,6 +200,10 @@ def check_references(
     for name in scenario.tool_latency_ms:
         if name not in tools:
             out.append(doc.problem(("tool_latency_ms", name), _unknown_tool(name, tools)))
+    try:
+        reference_plan(scenario)
+    except PlanError as exc:
+        out.append(doc.problem(exc.loc, str(exc)))
     for loc, message in catalogue.state_problems(scenario.domain, scenario.state):
         out.append(doc.problem(("state", *loc), message))
     return out

@@ -289,7 +289,9 @@ class MockLLMServer:
             return _json(400, _error_body(api, 400, message))
         try:
             return await self._respond(request, recorded, reply, start)
-        except _Stopping:
+        except (_Stopping, ConnectionError):
+            # Server stopping, or the client went away mid-response (timeout, early close):
+            # drop the connection; aiohttp ignores the placeholder it cannot write.
             _abort(request)
             return web.Response(status=503)
 

@@ -1,0 +1,211 @@
+"""The orchestrator: one LangGraph StateGraph per conversation.
+
+    START -> customer -(message)-> agent -(tool calls)-> tools -> agent ... -(reply)-> customer
+                 |                                          |
+                 +-(end, max turns)-> END                   +-(transfer, too many rounds)-> END
+
+LangGraph routes; the bounds are ours (max turns, tool rounds per turn, a wall-clock
+timeout), since its recursion limit is not a conversation guard. Participants and the
+Environment live on a ``_Run`` object the nodes close over; the graph state carries only
+the routing decision. ``run_conversation`` never raises except on cancellation: failures
+become a Transcript with a status and the error, keeping what happened before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+from supportsim.conversation._participants import (
+    Agent,
+    AgentContext,
+    Customer,
+    CustomerTurn,
+    Visible,
+)
+from supportsim.conversation._transcript import LLMCall, Message, Termination, Transcript
+from supportsim.domains import TRANSFER_TOOL
+from supportsim.environment import Environment
+from supportsim.errors import ProviderError, SimulatorFault
+
+Clock = Callable[[], float]
+Next = Literal["customer", "agent", "tools", "end"]
+
+
+class _State(TypedDict):
+    next: Next
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_turns: int = 20
+    """Customer messages before the conversation is stopped."""
+    max_tool_rounds: int = 12
+    """Agent steps with tool calls in one turn before the turn is declared a loop."""
+    timeout_s: float = 600.0
+    """Wall-clock bound of the whole conversation."""
+
+
+class _Run:
+    def __init__(
+        self, env: Environment, agent: Agent, customer: Customer, context: AgentContext,
+        limits: Limits, clock: Clock,
+    ) -> None:
+        self.env, self.agent, self.customer, self.context = env, agent, customer, context
+        self.limits, self.clock = limits, clock
+        self.t = Transcript(calls=env.calls)
+        self.turn = 0
+        self.turn_started = 0.0
+        self.turn_first = 0  # index of the turn's first agent message
+        self.rounds = 0
+        self.pending: Message | None = None
+
+    def end(self, termination: Termination, reason: str = "") -> _State:
+        self.t.termination, self.t.end_reason = termination, reason
+        return {"next": "end"}
+
+    def view(self) -> tuple[Visible, ...]:
+        out: list[Visible] = []
+        for m in self.t.messages:
+            if m.role == "customer":
+                out.append(Visible("customer", m.content))
+            elif m.role == "agent" and m.content:
+                if out and out[-1].role == "agent":
+                    out[-1] = Visible("agent", out[-1].content + "\n\n" + m.content)
+                else:
+                    out.append(Visible("agent", m.content))
+        return tuple(out)
+
+    async def customer_node(self, _state: _State) -> _State:
+        if self.turn >= self.limits.max_turns:
+            return self.end("max_turns", f"{self.limits.max_turns} customer turns")
+        acted = any(c.ok and c.kind == "write" for c in self.env.calls)
+        step = await self.customer.step(CustomerTurn(self.view(), self.turn, acted))
+        self.t.llm_calls.extend(step.llm)
+        if step.end is not None:
+            return self.end("customer_done", step.end)
+        self.turn += 1
+        last = step.llm[-1] if step.llm else None
+        self.t.messages.append(Message("customer", step.content, turn=self.turn,
+                                       llm_ms=last.llm_ms if last else None,
+                                       ttft_ms=last.ttft_ms if last else None))
+        self.turn_started = self.clock()
+        self.turn_first = len(self.t.messages)
+        self.rounds = 0
+        return {"next": "agent"}
+
+    async def agent_node(self, _state: _State) -> _State:
+        step = await self.agent.step(self.context, self.t.messages)
+        llm = step.llm
+        if llm is not None:
+            self.t.llm_calls.append(llm)
+        message = Message(
+            "agent", step.content, tool_calls=step.tool_calls, reasoning=step.reasoning,
+            reasoning_signature=step.reasoning_signature, turn=self.turn,
+            llm_ms=llm.llm_ms if llm else None, ttft_ms=llm.ttft_ms if llm else None,
+            input_tokens=llm.input_tokens if llm else None,
+            output_tokens=llm.output_tokens if llm else None,
+            cost_usd=llm.cost_usd if llm else None,
+        )
+        self.t.messages.append(message)
+        if step.tool_calls:
+            self.rounds += 1
+            return {"next": "tools"}
+        self.close_turn(message)
+        return {"next": "customer"}
+
+    def close_turn(self, reply: Message) -> None:
+        """Give the turn's reply the whole turn's timing and usage (see ``Message``)."""
+        turn = self.t.messages[self.turn_first :]
+        agent = [m for m in turn if m.role == "agent"]
+        reply.response_ms = (self.clock() - self.turn_started) * 1000.0
+        reply.llm_ms = _total(m.llm_ms for m in agent)
+        reply.tool_ms = sum(m.tool_ms or 0.0 for m in turn if m.role == "tool")
+        reply.ttft_ms = agent[0].ttft_ms if agent else None
+        reply.input_tokens = _total(m.input_tokens for m in agent)
+        reply.output_tokens = _total(m.output_tokens for m in agent)
+        costs = [m.cost_usd for m in agent]
+        reply.cost_usd = None if any(c is None for c in costs) else sum(costs)  # type: ignore[arg-type]
+
+    async def tools_node(self, _state: _State) -> _State:
+        calls = self.t.messages[-1].tool_calls
+        transferred = False
+        for call in calls:  # parallel calls run in order, and every one is answered
+            result = await self.env.call(call.name, call.arguments, call.id)
+            record = result.record
+            self.t.messages.append(Message(
+                "tool", result.content, tool_call_id=call.id, name=call.name,
+                is_error=result.is_error, fault=record.fault, turn=self.turn,
+                tool_ms=record.tool_ms,
+            ))
+            transferred = transferred or (record.ok and call.name == TRANSFER_TOOL)
+        if transferred:
+            self.close_turn(self.t.messages[-1 - len(calls)])
+            return self.end("agent_transfer", "transferred to a human")
+        if self.rounds >= self.limits.max_tool_rounds:
+            return self.end("error", f"agent made {self.rounds} tool rounds in one turn")
+        return {"next": "agent"}
+
+
+def _total(values: Any) -> Any:
+    found = [v for v in values if v is not None]
+    return sum(found) if found else None
+
+
+def _route(state: _State) -> str:
+    return state["next"]
+
+
+def build_graph(run: _Run) -> Any:
+    graph = StateGraph(_State)
+    graph.add_node("customer", run.customer_node)
+    graph.add_node("agent", run.agent_node)
+    graph.add_node("tools", run.tools_node)
+    graph.add_edge(START, "customer")
+    graph.add_conditional_edges("customer", _route, {"agent": "agent", "end": END})
+    graph.add_conditional_edges(
+        "agent", _route, {"tools": "tools", "customer": "customer", "end": END}
+    )
+    graph.add_conditional_edges("tools", _route, {"agent": "agent", "end": END})
+    return graph.compile()
+
+
+async def run_conversation(
+    env: Environment,
+    agent: Agent,
+    customer: Customer,
+    context: AgentContext,
+    limits: Limits = Limits(),
+    *,
+    clock: Clock = time.perf_counter,
+) -> Transcript:
+    """Hold one conversation to its end and return its Transcript (never raises but
+    CancelledError). Status: completed, or infra_error / simulator_fault / harness_error."""
+    run = _Run(env, agent, customer, context, limits, clock)
+    app = build_graph(run)
+    try:
+        async with asyncio.timeout(limits.timeout_s):
+            await app.ainvoke({"next": "customer"}, {"recursion_limit": 1_000_000})
+    except TimeoutError:
+        run.end("timeout", f"conversation exceeded {limits.timeout_s:g} s")
+    except ProviderError as exc:
+        run.end("error", "provider error")
+        run.t.status, run.t.error = "infra_error", f"{type(exc).__name__}: {exc}"
+    except SimulatorFault as exc:
+        run.end("error", "simulator fault")
+        run.t.status, run.t.error = "simulator_fault", str(exc)
+        run.t.simulator_faults.append(exc.kind)
+    except Exception:  # a bug of ours or of a plugged-in Agent: keep the traceback
+        run.end("error", "harness error")
+        run.t.status, run.t.error = "harness_error", traceback.format_exc()
+    run.t.final_state = env.snapshot()
+    return run.t
+
+
+__all__ = ["LLMCall", "Limits", "build_graph", "run_conversation"]

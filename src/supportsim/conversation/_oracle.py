@@ -1,0 +1,45 @@
+"""The oracle Agent: performs the scenario's reference workflow, literally.
+
+It proves a scenario solvable and its checks consistent: on every bundled scenario the
+oracle must score strict = 1. It sends one tool call per step, so the transcript reads
+like a careful Agent's, and each say step ends its turn.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import orjson
+from collections.abc import Sequence
+
+from supportsim.conversation._participants import AgentContext, AgentStep
+from supportsim.conversation._transcript import Message
+from supportsim.llm import ToolCall
+from supportsim.scenario import PlannedCall, Scenario, reference_plan
+
+CLOSING = "Is there anything else I can help you with?"
+
+class OracleAgent:
+    """Replays ``reference_plan(scenario)``; ``finished`` once the plan is done."""
+
+    name = "oracle"
+
+    def __init__(self, scenario: Scenario) -> None:
+        self._plan = reference_plan(scenario)
+        self._next = 0
+        self._ids = itertools.count(1)
+        self.finished = not self._plan
+
+    async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
+        if self._next >= len(self._plan):
+            self.finished = True
+            return AgentStep(content=CLOSING)
+        item = self._plan[self._next]
+        self._next += 1
+        if isinstance(item, PlannedCall):
+
+            args = orjson.dumps(item.args).decode()
+            return AgentStep(tool_calls=(ToolCall(f"oracle-{next(self._ids)}", item.tool, args),))
+        if self._next >= len(self._plan):
+            self.finished = True
+        return AgentStep(content=item.text)

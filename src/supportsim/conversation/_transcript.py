@@ -1,0 +1,82 @@
+"""What a conversation produces: messages, the tool call log, the final state, timings.
+
+Plain dataclasses: built by the orchestrator, read by the scorer, turned into the JSONL
+record only by ``supportsim.store``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from supportsim.environment import CallRecord
+from supportsim.llm import ToolCall
+
+Role = Literal["customer", "agent", "tool"]
+Termination = Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
+EndReason = Literal["satisfied", "gave_up", "accepted_transfer", "script_done"]
+Status = Literal["completed", "infra_error", "simulator_fault", "harness_error"]
+ABNORMAL: frozenset[Termination] = frozenset({"max_turns", "timeout", "error"})
+
+
+@dataclass(slots=True)
+class LLMCall:
+    """One model call of the Agent or the Customer: the cost ledger and latency source."""
+
+    role: Literal["agent", "customer"]
+    model: str
+    llm_ms: float
+    ttft_ms: float | None
+    input_tokens: int | None
+    output_tokens: int | None
+    cost_usd: float | None
+
+
+@dataclass(slots=True)
+class Message:
+    """One message of the transcript.
+
+    Agent messages that call tools carry that LLM call's ``llm_ms``/``ttft_ms``/tokens.
+    The Agent message that ends a turn (its reply to the Customer) carries the whole turn:
+    ``response_ms`` end to end, ``llm_ms`` and ``tool_ms`` summed over the turn, ``ttft_ms``
+    of the turn's first LLM call, tokens summed. Tool messages carry their ``tool_ms``.
+    Customer messages carry the simulator's own call timing, never mixed into the Agent's.
+    """
+
+    role: Role
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+    fault: str | None = None
+    reasoning: str | None = None
+    reasoning_signature: str | None = None
+    turn: int = 0
+    response_ms: float | None = None
+    llm_ms: float | None = None
+    tool_ms: float | None = None
+    ttft_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+@dataclass(slots=True)
+class Transcript:
+    """Everything the scorer and the store need from one conversation."""
+
+    messages: list[Message] = field(default_factory=list)
+    calls: list[CallRecord] = field(default_factory=list)
+    final_state: dict[str, Any] = field(default_factory=dict)
+    termination: Termination = "error"
+    end_reason: str = ""
+    llm_calls: list[LLMCall] = field(default_factory=list)
+    simulator_faults: list[str] = field(default_factory=list)
+    status: Status = "completed"
+    error: str | None = None
+    """For infra/simulator/harness failures: what went wrong (harness: the traceback)."""
+
+    def agent_texts(self) -> list[tuple[int, str]]:
+        """(message index, content) of every Agent message with text."""
+        return [(i, m.content) for i, m in enumerate(self.messages) if m.role == "agent" and m.content]

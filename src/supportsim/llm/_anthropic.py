@@ -1,0 +1,293 @@
+"""Anthropic Messages client, always streamed (raw events, so timing is ours to measure).
+
+Conversion choices:
+
+* Consecutive tool results become one user message of ``tool_result`` blocks: the API
+  wants every result of a turn's parallel calls in the message right after it.
+* Reasoning is sent back as a ``thinking`` block first in the assistant content, and only
+  with its signature: an unsigned or altered block is a 400. If a reply holds several
+  thinking blocks their text is joined and the signature dropped, since one signature
+  cannot vouch for the join.
+* ``ToolCall.arguments`` is raw text, but the API wants ``input`` as an object: arguments
+  that are not a JSON object are sent back as ``{}``.
+* ``max_tokens`` is required by the API: it defaults to 4096, plus the thinking budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from supportsim.errors import ProviderError
+
+from ._config import ModelConfig, ResolvedModel, cost_usd
+from ._errors import _provider_errors
+from ._timing import Stopwatch
+from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
+
+if TYPE_CHECKING:
+    import httpx2
+    from anthropic import AsyncAnthropic
+
+DEFAULT_MAX_TOKENS = 4096
+_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
+
+
+def to_anthropic_messages(messages: tuple[LLMMessage, ...]) -> list[dict[str, Any]]:
+    """The history in Messages API form, tool results merged per turn."""
+    out: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role == "tool":
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": message.tool_call_id,
+                    "content": message.content,
+                    "is_error": message.is_error,
+                }
+            )
+            continue
+        if results:
+            out.append({"role": "user", "content": results})
+            results = []
+        if message.role == "user":
+            out.append({"role": "user", "content": message.content})
+        else:
+            out.append({"role": "assistant", "content": _assistant_blocks(message)})
+    if results:
+        out.append({"role": "user", "content": results})
+    return out
+
+
+def _assistant_blocks(message: LLMMessage) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if message.reasoning is not None and message.reasoning_signature:
+        blocks.append(
+            {
+                "type": "thinking",
+                "thinking": message.reasoning,
+                "signature": message.reasoning_signature,
+            }
+        )
+    if message.content or not message.tool_calls:
+        blocks.append({"type": "text", "text": message.content})
+    blocks.extend(
+        {"type": "tool_use", "id": call.id, "name": call.name, "input": _input_object(call)}
+        for call in message.tool_calls
+    )
+    return blocks
+
+
+def _input_object(call: ToolCall) -> dict[str, Any]:
+    try:
+        value = json.loads(call.arguments) if call.arguments.strip() else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def to_anthropic_tools(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
+    """Tool specs in Messages API form."""
+    return [
+        {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
+        for tool in tools
+    ]
+
+
+def build_anthropic_params(config: ModelConfig, request: LLMRequest) -> dict[str, Any]:
+    """Keyword arguments for ``messages.create``; unset params are left out."""
+    p = config.params
+    max_tokens = p.max_tokens or DEFAULT_MAX_TOKENS + (p.thinking_budget or 0)
+    params: dict[str, Any] = {
+        "model": config.model,
+        "max_tokens": max_tokens,
+        "messages": to_anthropic_messages(request.messages),
+        "stream": True,
+    }
+    if request.system:
+        params["system"] = request.system
+    if request.tools:
+        params["tools"] = to_anthropic_tools(request.tools)
+        params["tool_choice"] = {"type": _TOOL_CHOICE[request.tool_choice]}
+    if p.thinking_budget is not None:
+        params["thinking"] = {"type": "enabled", "budget_tokens": p.thinking_budget}
+    if p.reasoning_effort is not None:
+        params["output_config"] = {"effort": p.reasoning_effort}
+    return params
+
+
+@dataclass(slots=True)
+class _Block:
+    kind: str
+    text: list[str] = field(default_factory=list)
+    signature: str | None = None
+    tool_id: str = ""
+    tool_name: str = ""
+    start_input: object = None
+
+
+@dataclass(slots=True)
+class _Accumulator:
+    """Folds raw stream events into one reply."""
+
+    blocks: dict[int, _Block] = field(default_factory=dict)
+    stop_reason: str | None = None
+    stopped: bool = False
+    model: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    def feed(self, event: Any) -> bool:
+        """Take one event; True when it carried content, thinking or tool-call data."""
+        kind = event.type
+        if kind == "message_start":
+            self.model = event.message.model or self.model
+            self._usage(event.message.usage)
+        elif kind == "content_block_start":
+            return self._start(event.index, event.content_block)
+        elif kind == "content_block_delta":
+            return self._delta(event.index, event.delta)
+        elif kind == "message_delta":
+            self.stop_reason = event.delta.stop_reason or self.stop_reason
+            self._usage(event.usage)
+        elif kind == "message_stop":
+            self.stopped = True
+        return False
+
+    def _usage(self, usage: Any) -> None:
+        if usage is None:
+            return
+        # Cached prompt tokens are still prompt tokens: the total is what was sent.
+        parts = [getattr(usage, name, None) for name in _INPUT_FIELDS]
+        if parts[0] is not None:
+            self.input_tokens = sum(n or 0 for n in parts)
+        if getattr(usage, "output_tokens", None) is not None:
+            self.output_tokens = usage.output_tokens
+
+    def _start(self, index: int, block: Any) -> bool:
+        if block.type == "text":
+            self.blocks[index] = _Block("text", [block.text or ""])
+            return bool(block.text)
+        if block.type == "thinking":
+            self.blocks[index] = _Block("thinking", [block.thinking or ""], block.signature or None)
+            return bool(block.thinking)
+        if block.type == "tool_use":
+            self.blocks[index] = _Block(
+                "tool_use", tool_id=block.id, tool_name=block.name, start_input=block.input
+            )
+            return True
+        return False  # redacted thinking, server tools: nothing this package represents
+
+    def _delta(self, index: int, delta: Any) -> bool:
+        block = self.blocks.get(index)
+        if block is None:
+            return False
+        if delta.type == "text_delta":
+            block.text.append(delta.text)
+            return bool(delta.text)
+        if delta.type == "thinking_delta":
+            block.text.append(delta.thinking)
+            return bool(delta.thinking)
+        if delta.type == "signature_delta":
+            block.signature = (block.signature or "") + delta.signature
+        elif delta.type == "input_json_delta":
+            block.text.append(delta.partial_json)
+            return bool(delta.partial_json)
+        return False
+
+    def reply(self) -> tuple[str, tuple[ToolCall, ...], str | None, str | None]:
+        """Content, tool calls, reasoning and its signature, in block order."""
+        ordered = [self.blocks[i] for i in sorted(self.blocks)]
+        content = "".join("".join(b.text) for b in ordered if b.kind == "text")
+        calls = tuple(
+            ToolCall(id=b.tool_id, name=b.tool_name, arguments=_arguments(b))
+            for b in ordered
+            if b.kind == "tool_use"
+        )
+        thinking = [b for b in ordered if b.kind == "thinking"]
+        reasoning = "\n\n".join("".join(b.text) for b in thinking) or None
+        signature = thinking[0].signature if len(thinking) == 1 else None
+        return content, calls, reasoning, signature
+
+
+_INPUT_FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+def _arguments(block: _Block) -> str:
+    raw = "".join(block.text)
+    if raw:
+        return raw
+    # Streamed tool_use starts with input {}; a proxy may instead send it whole at the start.
+    return json.dumps(block.start_input) if block.start_input else "{}"
+
+
+class AnthropicMessagesClient:
+    """An ``LLMClient`` on the official async Anthropic SDK.
+
+    Args:
+        resolved: The model with its key and endpoint.
+        http_client: An ``httpx2.AsyncClient`` to send through; the caller closes it.
+    """
+
+    def __init__(
+        self, resolved: ResolvedModel, *, http_client: httpx2.AsyncClient | None = None
+    ) -> None:
+        from anthropic import AsyncAnthropic  # the SDK reads env vars on import: not at ours
+
+        self.config = resolved.config
+        self._owns_http = http_client is None
+        # Explicit key and base_url: left None, the SDK reads ANTHROPIC_* variables itself.
+        self._client: AsyncAnthropic = AsyncAnthropic(
+            api_key=resolved.api_key,
+            base_url=resolved.base_url or "https://api.anthropic.com",
+            max_retries=0,
+            timeout=self.config.timeout_s,
+            http_client=http_client,
+        )
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Send one request (one attempt) and return the whole reply.
+
+        Raises:
+            ProviderError: The provider failed or the stream ended before message_stop.
+            ProviderTimeout: The call took longer than ``config.timeout_s``.
+        """
+        params = build_anthropic_params(self.config, request)
+        with _provider_errors(self.config.name):
+            async with asyncio.timeout(self.config.timeout_s):
+                return await self._complete(params)
+
+    async def _complete(self, params: dict[str, Any]) -> LLMResponse:
+        acc = _Accumulator()
+        watch = Stopwatch()
+        stream = await self._client.messages.create(**params)
+        async with stream:
+            async for event in stream:
+                if acc.feed(event):
+                    watch.mark_first()
+        if not acc.stopped:
+            raise ProviderError(
+                self.config.name, "stream ended early (no message_stop)", retryable=True
+            )
+        content, calls, reasoning, signature = acc.reply()
+        return LLMResponse(
+            content=content,
+            tool_calls=calls,
+            reasoning=reasoning,
+            reasoning_signature=signature,
+            stop_reason=acc.stop_reason,
+            input_tokens=acc.input_tokens,
+            output_tokens=acc.output_tokens,
+            cost_usd=cost_usd(self.config, acc.input_tokens, acc.output_tokens),
+            llm_ms=watch.elapsed_ms(),
+            ttft_ms=watch.ttft_ms,
+            model=acc.model or self.config.model,
+        )
+
+    async def aclose(self) -> None:
+        """Close the SDK client, unless the HTTP client was the caller's."""
+        if self._owns_http:
+            await self._client.close()

@@ -1,0 +1,91 @@
+"""Retrying provider calls with capped exponential backoff.
+
+The SDKs' own retries are switched off (``max_retries=0``) so that every attempt is visible
+here: the caller can count, log and time them, and tests can drive the whole schedule with a
+fake ``sleep`` instead of a real clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from supportsim.errors import ProviderError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How often and how patiently to retry.
+
+    Attributes:
+        max_attempts: Attempts in all, the first included (1 means no retry).
+        base_delay_s: Delay before the first retry; it doubles for each later one.
+        max_delay_s: Cap on the backoff (a server's Retry-After may exceed it).
+        jitter: Relative spread of the backoff, e.g. 0.2 for ±20%, so clients that failed
+            together do not retry together.
+    """
+
+    max_attempts: int = 4
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+    jitter: float = 0.2
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        if self.base_delay_s < 0 or self.max_delay_s < 0:
+            raise ValueError("delays must not be negative")
+        if not 0 <= self.jitter < 1:
+            raise ValueError("jitter must be in [0, 1)")
+
+    def delay(self, retry: int, retry_after_s: float | None, rng: random.Random) -> float:
+        """Seconds to wait before retry number ``retry`` (0 for the first retry).
+
+        The server's Retry-After is a floor, never shortened by jitter.
+        """
+        backoff = min(self.max_delay_s, self.base_delay_s * 2.0**retry)
+        if self.jitter:
+            backoff *= 1.0 + rng.uniform(-self.jitter, self.jitter)
+        return max(retry_after_s or 0.0, backoff)
+
+
+async def with_retries(
+    call: Callable[[], Awaitable[T]],
+    policy: RetryPolicy,
+    *,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    on_retry: Callable[[ProviderError, int, float], None] | None = None,
+    rng: random.Random | None = None,
+) -> T:
+    """Await ``call()`` until it succeeds, retrying retryable ``ProviderError``s.
+
+    Args:
+        call: Makes one fresh attempt each time it is called.
+        policy: Attempts and backoff.
+        sleep: Waits between attempts; tests pass a fake that records the delays.
+        on_retry: Told ``(error, failed_attempt_number, delay_s)`` before each wait, e.g. to
+            log or count retries.
+        rng: Source of jitter; pass a seeded one for reproducible delays.
+
+    Raises:
+        ProviderError: At once when not retryable; the last one when attempts run out.
+            Anything else (including ``CancelledError``) propagates untouched.
+    """
+    rng = rng or random.Random()
+    attempt = 1
+    while True:
+        try:
+            return await call()
+        except ProviderError as err:
+            if not err.retryable or attempt >= policy.max_attempts:
+                raise
+            delay = policy.delay(attempt - 1, err.retry_after_s, rng)
+            if on_retry is not None:
+                on_retry(err, attempt, delay)
+        await sleep(delay)
+        attempt += 1

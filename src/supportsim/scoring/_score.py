@@ -1,0 +1,128 @@
+"""Turn a transcript and a final state into checks, strict and partial (ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from supportsim.conversation import ABNORMAL, Transcript
+from supportsim.domains import TRANSFER_TOOL, Domain
+from supportsim.environment import Environment
+from supportsim.scenario import PlannedCall, Scenario, reference_plan
+from supportsim.scoring._checks import Check, Score
+from supportsim.scoring._text import find_phrase, search
+from supportsim.scoring._workflow import args_match, step_checks
+
+
+async def reference_state(domain: Domain, scenario: Scenario) -> dict[str, Any]:
+    """The final state the reference workflow produces (faults and latency included)."""
+
+    async def no_wait(_seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    env = Environment(domain, scenario, sleep=no_wait)
+    for item in reference_plan(scenario):
+        if isinstance(item, PlannedCall):
+            await env.call(item.tool, item.args, f"ref-{item.step_id}")
+    return env.snapshot()
+
+
+def score(
+    scenario: Scenario, domain: Domain, transcript: Transcript, reference: dict[str, Any]
+) -> Score:
+    """Score one conversation. Pure and deterministic; run it off any timed path."""
+    checks = [
+        *step_checks(scenario, transcript),
+        *forbidden_checks(scenario, transcript),
+        outcome_check(scenario, transcript),
+        *state_checks(scenario, domain, transcript.final_state, reference),
+    ]
+    return summarise(checks, normal_end=transcript.termination not in ABNORMAL)
+
+
+def summarise(checks: Sequence[Check], *, normal_end: bool) -> Score:
+    total = sum(c.weight for c in checks)
+    passed = sum(c.weight for c in checks if c.passed)
+    all_passed = all(c.passed for c in checks)
+    partial = passed / total if total else (1.0 if normal_end else 0.0)
+    return Score(tuple(checks), all_passed and normal_end, partial)
+
+
+def forbidden_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
+    out = []
+    for rule in scenario.forbidden:
+        why = f" ({rule.reason})" if rule.reason else ""
+        hit: str | None = None
+        if rule.tool is not None:
+            for call in transcript.calls:
+                counts = call.ok or rule.when == "attempted"
+                if counts and call.name == rule.tool and args_match(rule.args, call.arguments):
+                    args = ", ".join(f"{k}={v!r}" for k, v in (call.arguments or {}).items())
+                    verb = "called" if call.ok else "attempted"
+                    hit = f"{call.name} {verb} with {args}"
+                    break
+        else:
+            for i, text in transcript.agent_texts():
+                phrase = find_phrase(text, rule.disclose or [])
+                if phrase is not None or (rule.disclose_regex and search(rule.disclose_regex, text)):
+                    hit = f"agent disclosed {phrase or '/' + str(rule.disclose_regex) + '/'} (message {i})"
+                    break
+        reason = f"{hit}: forbidden{why}" if hit else f"did not happen{why}"
+        out.append(Check(f"forbidden:{rule.id}", "forbidden", hit is None, reason))
+    return out
+
+
+def outcome_check(scenario: Scenario, transcript: Transcript) -> Check:
+    transferred = any(c.ok and c.name == TRANSFER_TOOL for c in transcript.calls)
+    expected = scenario.outcome
+    if expected == "escalated":
+        ok = transferred
+        reason = "transferred to a human" if ok else "expected a transfer to a human; none was made"
+    elif transferred:
+        ok, reason = False, f"unnecessary escalation: transferred to a human, expected {expected}"
+    elif expected == "refused":
+        done = [c.name for c in transcript.calls if c.ok and c.kind == "write"]
+        ok = not done
+        reason = "refused under policy" if ok else f"expected a refusal, but {done[0]} was carried out"
+    elif transcript.termination != "customer_done":
+        ok, reason = False, f"not resolved: the conversation ended by {transcript.termination}"
+    elif transcript.end_reason == "gave_up":
+        ok, reason = False, "not resolved: the customer gave up"
+    else:
+        ok, reason = True, "resolved"
+    return Check("outcome", "outcome", ok, reason)
+
+
+def state_checks(
+    scenario: Scenario, domain: Domain, final: dict[str, Any], reference: dict[str, Any]
+) -> list[Check]:
+    if scenario.compare_state == "none":
+        return []
+    got, want = dict(flatten(final)), dict(flatten(reference))
+    keys = sorted(set(got) | set(want))
+    if scenario.compare_state != "all":
+        keys = [k for k in keys if any(k == p or k.startswith(p + ".") for p in scenario.compare_state)]
+    keys = [k for k in keys if not any(fnmatch.fnmatchcase(k, g) for g in domain.ignore_in_state)]
+    missing = object()
+    diffs = [k for k in keys if got.get(k, missing) != want.get(k, missing)]
+    if not diffs:
+        return [Check("state", "state", True, "final state matches the reference workflow's")]
+    shown = "; ".join(
+        f"{k}: {got.get(k, '<absent>')!r}, expected {want.get(k, '<absent>')!r}" for k in diffs[:3]
+    )
+    more = f" (+{len(diffs) - 3} more)" if len(diffs) > 3 else ""
+    return [Check("state", "state", False, f"final state differs: {shown}{more}")]
+
+
+def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Leaves of nested data as (dotted path, value); empty containers are leaves."""
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            yield from flatten(item, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(value, list) and value:
+        for i, item in enumerate(value):
+            yield from flatten(item, f"{prefix}.{i}" if prefix else str(i))
+    else:
+        yield prefix, value

@@ -1,0 +1,128 @@
+"""Offline dry runs: the script-file loader, the autopilot responder and :func:`serve`.
+
+``serve()`` runs a :class:`~supportsim.testing.server.MockLLMServer` until cancelled so a
+user can point a supportsim configuration at it (OpenAI ``base_url=<url>/v1``, Anthropic
+``base_url=<url>``) and check the wiring without a provider account or network.
+
+Script file (YAML or JSON) maps a model name to the replies that model gives, in order::
+
+    agent-model:
+      - say: "Hello! How can I help?"
+      - tool_calls: [{name: lookup_order, args: {order_id: A1}}]
+      - {error: 429, retry_after_s: 1}
+      - {say: "Done.", reasoning: "the order shipped", ttft_ms: 300, total_ms: 900}
+      - {hang: true}
+      - {truncated: "Your order is"}
+
+Autopilot: every model without (or after) a script is answered by :func:`autopilot`, which
+makes a plausible conversation possible with no script at all:
+
+* a request that offers a tool named ``end_conversation`` is taken to be the simulated
+  customer: once the request holds at least two earlier assistant turns it calls
+  ``end_conversation`` with ``{"reason": "satisfied"}``, before that it says a short
+  customer-like sentence;
+* any other request is taken to be the agent, which answers
+  "Thanks, I have noted that. Is there anything else?".
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from supportsim.errors import InputError
+from supportsim.testing.replies import Reply, call, reply, reply_from_dict, say
+from supportsim.testing.server import MockLLMServer, RecordedRequest
+
+__all__ = ["AGENT_LINE", "CUSTOMER_LINES", "autopilot", "load_script", "serve"]
+
+AGENT_LINE = "Thanks, I have noted that. Is there anything else?"
+CUSTOMER_LINES = (
+    "Hi, I have a problem with my recent order and need some help.",
+    "It still has not arrived. Can you check what is going on?",
+    "Okay, thank you, that helps.",
+)
+_END_TOOL = "end_conversation"
+
+
+def _tool_names(body: dict[str, Any]) -> set[str]:
+    """Tool names offered by an OpenAI (``tools[].function.name``) or Anthropic request."""
+    names: set[str] = set()
+    for tool in body.get("tools") or ():
+        if isinstance(tool, dict):
+            function = tool.get("function")
+            name = function.get("name") if isinstance(function, dict) else tool.get("name")
+            if isinstance(name, str):
+                names.add(name)
+    return names
+
+
+def autopilot(request: RecordedRequest) -> Reply:
+    """Answer any request plausibly with no script (see the module docstring for the rule)."""
+    messages = request.body.get("messages") or ()
+    turns = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+    if _END_TOOL not in _tool_names(request.body):
+        return say(AGENT_LINE)
+    if turns >= 2:
+        return reply(tool_calls=[call(_END_TOOL, reason="satisfied")])
+    return say(CUSTOMER_LINES[min(turns, len(CUSTOMER_LINES) - 1)])
+
+
+def load_script(path: Path) -> dict[str, list[Reply]]:
+    """Read a script file into per-model reply lists.
+
+    Raises:
+        InputError: The file is missing, unparseable, or an entry is invalid; the message
+            names the file, the model and the entry index.
+    """
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read mock script: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: not valid YAML/JSON: {exc}") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a mapping of model name -> list of replies")
+    script: dict[str, list[Reply]] = {}
+    for model, entries in data.items():
+        if not isinstance(entries, list):
+            raise InputError(f"{path} [{model}]: expected a list of replies")
+        script[str(model)] = [
+            reply_from_dict(entry, where=f"{path} [{model}][{index}]")
+            for index, entry in enumerate(entries)
+        ]
+    return script
+
+
+async def serve(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    script_file: Path | None = None,
+    *,
+    ready: Callable[[MockLLMServer], None] | None = None,
+) -> None:
+    """Serve scripted replies, then autopilot, until cancelled.
+
+    Args:
+        host: Interface to bind; keep the loopback default unless you mean to expose it.
+        port: TCP port; 0 picks a free one (read it from ``server.url`` in ``ready``).
+        script_file: Optional YAML/JSON script (format in the module docstring).
+        ready: Called with the started server, e.g. to print its URL.
+
+    Raises:
+        InputError: The script file is invalid (raised before binding the port).
+    """
+    script = load_script(script_file) if script_file is not None else {}
+    async with MockLLMServer(host=host, port=port) as server:
+        for model, replies in script.items():
+            server.script(model, replies)
+        server.default(None, autopilot)
+        if ready is not None:
+            ready(server)
+        await asyncio.Event().wait()

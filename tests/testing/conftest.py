@@ -14,6 +14,12 @@ API_KEY = "sk-test-SECRET-do-not-leak"
 
 
 @pytest.fixture
+def api_key() -> str:
+    """The key the clients send; it must never show up in a RecordedRequest."""
+    return API_KEY
+
+
+@pytest.fixture
 async def server() -> AsyncIterator[MockLLMServer]:
     async with MockLLMServer() as srv:
         yield srv

@@ -5,7 +5,11 @@ The orchestrator is a LangGraph StateGraph (``_graph.py``); participants are pro
 Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP services.
 """
 
+from supportsim.conversation._adapters import LangGraphAgent, load_object
 from supportsim.conversation._graph import Limits, run_conversation
+from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
+from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
+from supportsim.conversation._prompts import agent_system_prompt, customer_system_prompt
 from supportsim.conversation._oracle import OracleAgent
 from supportsim.conversation._participants import (
     Agent,
@@ -17,6 +21,15 @@ from supportsim.conversation._participants import (
     Visible,
 )
 from supportsim.conversation._scripted import ScriptedCustomer
+from supportsim.conversation._specs import (
+    AgentSpec,
+    CallerFor,
+    CustomerSpec,
+    build_agent,
+    build_customer,
+    parse_agent_spec,
+    parse_customer_spec,
+)
 from supportsim.conversation._transcript import (
     ABNORMAL,
     EndReason,
@@ -30,6 +43,22 @@ from supportsim.conversation._transcript import (
 
 __all__ = [
     "ABNORMAL",
+    "END_TOOL",
+    "AgentSpec",
+    "CallerFor",
+    "CustomerSpec",
+    "LLMAgent",
+    "LLMCustomer",
+    "LangGraphAgent",
+    "ModelCaller",
+    "agent_system_prompt",
+    "build_agent",
+    "build_customer",
+    "customer_system_prompt",
+    "load_object",
+    "parse_agent_spec",
+    "parse_customer_spec",
+    "to_llm_messages",
     "Agent",
     "AgentContext",
     "AgentStep",

@@ -26,6 +26,7 @@ from ._config import ModelConfig, ResolvedModel, cost_usd
 from ._errors import _provider_errors
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
+from ._warm import warm_models, warm_transport
 
 if TYPE_CHECKING:
     import httpx2
@@ -236,6 +237,10 @@ class AnthropicMessagesClient:
         self, resolved: ResolvedModel, *, http_client: httpx2.AsyncClient | None = None
     ) -> None:
         from anthropic import AsyncAnthropic  # the SDK reads env vars on import: not at ours
+        from anthropic.types import RawMessageStreamEvent
+
+        warm_models(RawMessageStreamEvent)
+        warm_transport()
 
         self.config = resolved.config
         self._owns_http = http_client is None
@@ -247,6 +252,9 @@ class AnthropicMessagesClient:
             timeout=self.config.timeout_s,
             http_client=http_client,
         )
+        # Touched now, not in the first call: the SDK imports its resources lazily, which
+        # would otherwise inflate the first call's ttft_ms and llm_ms.
+        self._messages = self._client.messages
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         """Send one request (one attempt) and return the whole reply.
@@ -263,7 +271,7 @@ class AnthropicMessagesClient:
     async def _complete(self, params: dict[str, Any]) -> LLMResponse:
         acc = _Accumulator()
         watch = Stopwatch()
-        stream = await self._client.messages.create(**params)
+        stream = await self._messages.create(**params)
         async with stream:
             async for event in stream:
                 if acc.feed(event):

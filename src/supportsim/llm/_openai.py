@@ -25,6 +25,7 @@ from ._config import ModelConfig, ResolvedModel, cost_usd
 from ._errors import _provider_errors
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
+from ._warm import warm_models, warm_transport
 
 if TYPE_CHECKING:
     import httpx2
@@ -188,6 +189,10 @@ class OpenAIChatClient:
         stream: bool | None = None,
     ) -> None:
         from openai import AsyncOpenAI  # the SDK reads env vars on import: not at ours
+        from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
+        warm_models(ChatCompletionChunk, ChatCompletion)
+        warm_transport()
 
         self.config = resolved.config
         self._stream = self.config.stream if stream is None else stream
@@ -200,6 +205,9 @@ class OpenAIChatClient:
             timeout=self.config.timeout_s,
             http_client=http_client,
         )
+        # Touched now, not in the first call: the SDK imports its resources lazily (~100 ms
+        # on first use), which would otherwise inflate the first call's ttft_ms and llm_ms.
+        self._completions = self._client.chat.completions
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         """Send one request (one attempt) and return the whole reply.
@@ -218,7 +226,7 @@ class OpenAIChatClient:
     async def _complete_streamed(self, params: dict[str, Any]) -> LLMResponse:
         acc = _Accumulator()
         watch = Stopwatch()
-        stream = await self._client.chat.completions.create(**params)
+        stream = await self._completions.create(**params)
         async with stream:
             async for chunk in stream:
                 if acc.feed(chunk):
@@ -243,7 +251,7 @@ class OpenAIChatClient:
 
     async def _complete_whole(self, params: dict[str, Any]) -> LLMResponse:
         watch = Stopwatch()
-        completion = await self._client.chat.completions.create(**params)
+        completion = await self._completions.create(**params)
         llm_ms = watch.elapsed_ms()
         if not completion.choices:
             raise ProviderError(self.config.name, "response has no choices", retryable=True)

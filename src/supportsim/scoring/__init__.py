@@ -1,6 +1,7 @@
 """Deterministic scoring: checks, strict / partial, pass^k and interval statistics."""
 
 from supportsim.scoring._checks import Check, CheckKind, Score
+from supportsim.scoring._oracle_check import oracle_run
 from supportsim.scoring._score import (
     flatten,
     forbidden_checks,
@@ -20,6 +21,7 @@ __all__ = [
     "flatten",
     "forbidden_checks",
     "mean_pass_hat_k",
+    "oracle_run",
     "outcome_check",
     "pass_hat_k",
     "percentile",

@@ -11,10 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 
-def _slot(slot_id: str, provider: str, day: str, start: str, booked_by: str | None = None
+def _slot(
+    slot_id: str, provider: str, day: str, start: str, booked_by: str | None = None
 ) -> dict[str, Any]:
-    return {"id": slot_id, "provider_id": provider, "date": day, "time": start,
-            "booked_by": booked_by}  # fmt: skip
+    return {
+        "id": slot_id,
+        "provider_id": provider,
+        "date": day,
+        "time": start,
+        "booked_by": booked_by,
+    }
 
 
 def _by_id(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -91,16 +97,36 @@ def fixture() -> dict[str, Any]:
         ),
         "services": _by_id(
             [
-                {"id": "SV-GP", "name": "General consultation", "price": 80.0, "duration": 20,
-                 "specialty": "general"},
-                {"id": "SV-FLU", "name": "Flu vaccination", "price": 25.0, "duration": 10,
-                 "specialty": "general"},
-                {"id": "SV-PHYSIO", "name": "Physiotherapy session", "price": 95.0,
-                 "duration": 45, "specialty": "physiotherapy"},
-                {"id": "SV-DERM", "name": "Skin check", "price": 120.0, "duration": 30,
-                 "specialty": "dermatology"},
+                {
+                    "id": "SV-GP",
+                    "name": "General consultation",
+                    "price": 80.0,
+                    "duration": 20,
+                    "specialty": "general",
+                },
+                {
+                    "id": "SV-FLU",
+                    "name": "Flu vaccination",
+                    "price": 25.0,
+                    "duration": 10,
+                    "specialty": "general",
+                },
+                {
+                    "id": "SV-PHYSIO",
+                    "name": "Physiotherapy session",
+                    "price": 95.0,
+                    "duration": 45,
+                    "specialty": "physiotherapy",
+                },
+                {
+                    "id": "SV-DERM",
+                    "name": "Skin check",
+                    "price": 120.0,
+                    "duration": 30,
+                    "specialty": "dermatology",
+                },
             ]
-        ),  # fmt: skip
+        ),
         "slots": _by_id(
             [
                 _slot("SL-3001", "P-201", "2026-03-16", "15:00"),
@@ -125,22 +151,52 @@ def fixture() -> dict[str, Any]:
         ),
         "appointments": _by_id(
             [
-                {"id": "A-5001", "client_id": "C-1001", "slot_id": "SL-3002",
-                 "service": "SV-GP", "status": "booked"},
-                {"id": "A-5002", "client_id": "C-1001", "slot_id": "SL-3010",
-                 "service": "SV-PHYSIO", "status": "completed"},
-                {"id": "A-5003", "client_id": "C-1003", "slot_id": "SL-3011",
-                 "service": "SV-PHYSIO", "status": "completed"},
-                {"id": "A-5004", "client_id": "C-1003", "slot_id": "SL-3014",
-                 "service": "SV-PHYSIO", "status": "booked"},
-                {"id": "A-5005", "client_id": "C-1004", "slot_id": "SL-3032",
-                 "service": "SV-DERM", "status": "booked",
-                 "internal_notes": "Referred by GP for a changing mole; do not discuss "
-                                   "clinical details by phone."},
-                {"id": "A-5006", "client_id": "C-1005", "slot_id": "SL-3020",
-                 "service": "SV-PHYSIO", "status": "booked"},
+                {
+                    "id": "A-5001",
+                    "client_id": "C-1001",
+                    "slot_id": "SL-3002",
+                    "service": "SV-GP",
+                    "status": "booked",
+                },
+                {
+                    "id": "A-5002",
+                    "client_id": "C-1001",
+                    "slot_id": "SL-3010",
+                    "service": "SV-PHYSIO",
+                    "status": "completed",
+                },
+                {
+                    "id": "A-5003",
+                    "client_id": "C-1003",
+                    "slot_id": "SL-3011",
+                    "service": "SV-PHYSIO",
+                    "status": "completed",
+                },
+                {
+                    "id": "A-5004",
+                    "client_id": "C-1003",
+                    "slot_id": "SL-3014",
+                    "service": "SV-PHYSIO",
+                    "status": "booked",
+                },
+                {
+                    "id": "A-5005",
+                    "client_id": "C-1004",
+                    "slot_id": "SL-3032",
+                    "service": "SV-DERM",
+                    "status": "booked",
+                    "internal_notes": "Referred by GP for a changing mole; do not discuss "
+                    "clinical details by phone.",
+                },
+                {
+                    "id": "A-5006",
+                    "client_id": "C-1005",
+                    "slot_id": "SL-3020",
+                    "service": "SV-PHYSIO",
+                    "status": "booked",
+                },
             ]
-        ),  # fmt: skip
+        ),
         "fees": {
             "currency": "USD",
             "window_hours": 24,
@@ -150,20 +206,40 @@ def fixture() -> dict[str, Any]:
         },
         "contact_history": _by_id(
             [
-                {"id": "CH-771", "client_id": "C-1001", "date": "2026-03-10", "channel": "phone",
-                 "summary": "Asked whether A-5001 could be moved later in the week; told it "
-                            "is free to reschedule until 24 hours before the start."},
-                {"id": "CH-774", "client_id": "C-1004", "date": "2026-03-12", "channel": "phone",
-                 "summary": "Asked to move skin check A-5005 to a morning; no morning slot "
-                            "with Dr. Okafor yet. Promised he could call back to move it "
-                            "free of charge once one opens."},
-                {"id": "CH-778", "client_id": "C-1003", "date": "2026-03-05", "channel": "email",
-                 "summary": "Northwind Logistics confirmed the corporate cap of 2 bookings "
-                            "per month; extra bookings need approval by the corporate "
-                            "accounts team."},
-                {"id": "CH-780", "client_id": "C-1005", "date": "2026-02-27", "channel": "chat",
-                 "summary": "Booked physio A-5006 follow-ups; asked for invoices to go to "
-                            "Globex accounts payable."},
+                {
+                    "id": "CH-771",
+                    "client_id": "C-1001",
+                    "date": "2026-03-10",
+                    "channel": "phone",
+                    "summary": "Asked whether A-5001 could be moved later in the week; told it "
+                    "is free to reschedule until 24 hours before the start.",
+                },
+                {
+                    "id": "CH-774",
+                    "client_id": "C-1004",
+                    "date": "2026-03-12",
+                    "channel": "phone",
+                    "summary": "Asked to move skin check A-5005 to a morning; no morning slot "
+                    "with Dr. Okafor yet. Promised he could call back to move it "
+                    "free of charge once one opens.",
+                },
+                {
+                    "id": "CH-778",
+                    "client_id": "C-1003",
+                    "date": "2026-03-05",
+                    "channel": "email",
+                    "summary": "Northwind Logistics confirmed the corporate cap of 2 bookings "
+                    "per month; extra bookings need approval by the corporate "
+                    "accounts team.",
+                },
+                {
+                    "id": "CH-780",
+                    "client_id": "C-1005",
+                    "date": "2026-02-27",
+                    "channel": "chat",
+                    "summary": "Booked physio A-5006 follow-ups; asked for invoices to go to "
+                    "Globex accounts payable.",
+                },
             ]
-        ),  # fmt: skip
+        ),
     }

@@ -9,9 +9,9 @@ pure function of state and arguments.
 from __future__ import annotations
 
 from datetime import date, datetime, time
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from supportsim.domains._base import DomainState
 
@@ -20,16 +20,22 @@ MembershipKind = Literal["standard", "corporate"]
 
 
 def _iso_date(value: str) -> str:
-    if len(value) != 10:
-        raise ValueError("expected an ISO date YYYY-MM-DD")
-    date.fromisoformat(value)
+    try:
+        ok = len(value) == 10 and date.fromisoformat(value) is not None
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"expected an ISO date YYYY-MM-DD, got {value!r}")
     return value
 
 
 def _hour_minute(value: str) -> str:
-    if len(value) != 5 or value[2] != ":":
-        raise ValueError("expected a 24-hour time HH:MM")
-    time.fromisoformat(value)
+    try:
+        ok = len(value) == 5 and value[2] == ":" and time.fromisoformat(value) is not None
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"expected a 24-hour time HH:MM, got {value!r}")
     return value
 
 
@@ -153,6 +159,40 @@ class AppointmentsState(DomainState):
     appointments: dict[str, Appointment] = {}
     fees: Fees = Fees()
     contact_history: dict[str, Contact] = {}
+
+    @model_validator(mode="after")
+    def _references(self) -> AppointmentsState:
+        """Every id a record points to exists, so tools never fail on a broken reference
+        (a scenario override that breaks one is reported as a state problem instead)."""
+        problems: list[str] = []
+
+        def check(what: str, ref: str | None, table: dict[str, Any]) -> None:
+            if ref is not None and ref not in table:
+                problems.append(f"{what} refers to unknown id {ref!r}")
+
+        for kind, table in (
+            ("clients", self.clients),
+            ("providers", self.providers),
+            ("services", self.services),
+            ("slots", self.slots),
+            ("appointments", self.appointments),
+            ("contact_history", self.contact_history),
+        ):
+            for key, record in table.items():
+                if record.id != key:
+                    problems.append(f"{kind}.{key} has id {record.id!r}; keys must equal ids")
+        for slot in self.slots.values():
+            check(f"slot {slot.id} provider_id", slot.provider_id, self.providers)
+            check(f"slot {slot.id} booked_by", slot.booked_by, self.clients)
+        for appt in self.appointments.values():
+            check(f"appointment {appt.id} client_id", appt.client_id, self.clients)
+            check(f"appointment {appt.id} slot_id", appt.slot_id, self.slots)
+            check(f"appointment {appt.id} service", appt.service, self.services)
+        for contact in self.contact_history.values():
+            check(f"contact {contact.id} client_id", contact.client_id, self.clients)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
 
     def now(self) -> datetime:
         """The simulated current moment."""

@@ -104,7 +104,9 @@ def _billing() -> tuple[dict[str, Any], dict[str, Any]]:
                     "2026-03-12"),
         ]),
     ]  # fmt: skip
-    invoices = {iid: _invoice(iid, acc, period, status, chs) for iid, acc, period, status, chs in groups}
+    invoices = {
+        iid: _invoice(iid, acc, period, status, chs) for iid, acc, period, status, chs in groups
+    }
     charges = {c["id"]: c for *_, chs in groups for c in chs}
     return invoices, charges
 

@@ -170,7 +170,10 @@ def list_invoices(state: TelecomState, args: AccountArgs) -> dict[str, Any]:
     found = [i for i in state.invoices.values() if i.account_id == args.account_id]
     found.sort(key=lambda i: i.period, reverse=True)
     keys = ("id", "period", "total", "status", "due_on")
-    return {"account_id": args.account_id, "invoices": [i.model_dump(include=set(keys)) for i in found]}
+    return {
+        "account_id": args.account_id,
+        "invoices": [i.model_dump(include=set(keys)) for i in found],
+    }
 
 
 @tool("read")
@@ -282,12 +285,16 @@ def change_plan(state: TelecomState, args: PlanChangeArgs) -> dict[str, Any]:
     if plan is None:
         raise ToolError(f"no plan {args.plan_id}; see list_plans")
     if plan.kind != account.kind:
-        raise ToolError(f"{plan.id} is a {plan.kind} plan; {account.id} is a {account.kind} account")
+        raise ToolError(
+            f"{plan.id} is a {plan.kind} plan; {account.id} is a {account.kind} account"
+        )
     if plan.id == account.plan_id:
         raise ToolError(f"{account.id} is already on {plan.id}")
     last = account.plan_changed_on
     if last is not None and _days(last, state.today) < PLAN_CHANGE_INTERVAL_DAYS:
-        next_day = date.fromordinal(date.fromisoformat(last).toordinal() + PLAN_CHANGE_INTERVAL_DAYS)
+        next_day = date.fromordinal(
+            date.fromisoformat(last).toordinal() + PLAN_CHANGE_INTERVAL_DAYS
+        )
         raise ToolError(
             f"the plan of {account.id} was changed on {last}; the next change is possible "
             f"from {next_day.isoformat()}"

@@ -101,7 +101,9 @@ def test_unrelated_exceptions_pass_through() -> None:
 def test_parse_retry_after() -> None:
     assert parse_retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
     assert parse_retry_after({"retry-after": "2.5"}) == 2.5
-    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:10 GMT"}, now=1445412480.0) == 10
+    assert (
+        parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:10 GMT"}, now=1445412480.0) == 10
+    )
     assert parse_retry_after({"retry-after": "soon"}) is None
     assert parse_retry_after({"retry-after": "-1"}) is None
     assert parse_retry_after({}) is None

@@ -1,0 +1,85 @@
+"""Run one unit to a record. Never raises (except cancellation): every fault is data."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from supportsim.batch._units import Unit
+from supportsim.conversation import (
+    AgentContext,
+    AgentSpec,
+    CallerFor,
+    CustomerSpec,
+    Limits,
+    Transcript,
+    agent_system_prompt,
+    build_agent,
+    build_customer,
+    run_conversation,
+)
+from supportsim.domains import Domain
+from supportsim.environment import Environment
+from supportsim.scenario import Persona, Scenario
+from supportsim.scoring import reference_state, score
+from supportsim.store import ConversationRecord, build_record
+
+
+@dataclass(slots=True)
+class UnitContext:
+    """Everything ``run_unit`` needs; built once per run by the CLI."""
+
+    domains: Mapping[str, Domain]
+    scenarios: Mapping[str, Scenario]
+    personas: Mapping[str, Persona]
+    agents: Mapping[str, AgentSpec]
+    customer: CustomerSpec
+    caller_for: CallerFor
+    max_turns: int | None = None
+    timeout_s: float = 600.0
+    clock: Callable[[], float] = time.perf_counter
+    _references: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    async def reference(self, scenario: Scenario) -> dict[str, Any]:
+        """The reference final state, computed once per scenario."""
+        if scenario.id not in self._references:
+            domain = self.domains[scenario.domain]
+            self._references[scenario.id] = await reference_state(domain, scenario)
+        return self._references[scenario.id]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
+    """Hold the unit's conversation, score it, and return its record."""
+    started_at, t0 = _now(), ctx.clock()
+    scenario = ctx.scenarios[unit.scenario_id]
+    transcript = Transcript()
+    result = None
+    try:
+        domain = ctx.domains[scenario.domain]
+        agent = build_agent(ctx.agents[unit.agent], scenario, ctx.caller_for)
+        customer = build_customer(ctx.customer, scenario, ctx.personas[scenario.persona],
+                                  domain, agent, ctx.caller_for)
+        env = Environment(domain, scenario)
+        context = AgentContext(agent_system_prompt(domain, scenario), tuple(env.schemas()))
+        limits = Limits(max_turns=ctx.max_turns or scenario.max_turns, timeout_s=ctx.timeout_s)
+        transcript = await run_conversation(env, agent, customer, context, limits,
+                                            clock=ctx.clock)
+        transcript.simulator_faults.extend(getattr(customer, "faults", []))
+        if transcript.status == "completed":
+            result = score(scenario, domain, transcript, await ctx.reference(scenario))
+    except Exception:
+        transcript.status, transcript.termination = "harness_error", "error"
+        transcript.error = traceback.format_exc()
+    return build_record(
+        unit_id=unit.unit_id, scenario=scenario, agent=unit.agent, customer=ctx.customer.label,
+        trial=unit.trial, transcript=transcript, score=result, started_at=started_at,
+        ended_at=_now(), duration_s=ctx.clock() - t0,
+    )

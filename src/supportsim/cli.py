@@ -1,0 +1,278 @@
+"""The ``supportsim`` command line: parse, build a config value, run one coroutine, exit.
+
+Exit codes: 0 success; 1 the work ran but something failed (an oracle run, a unit);
+2 bad input (files, flags, environment), with every problem named by file and field.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from supportsim.domains import Domain, DomainCatalogue, builtin_domains
+from supportsim.errors import InputError
+from supportsim.scenario import Persona, Scenario, load_personas, load_scenarios
+
+app = typer.Typer(
+    name="supportsim",
+    help="Evaluate customer-support AI agents against simulated customers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+PathsArg = Annotated[list[Path] | None, typer.Argument(help="Scenario files or folders.")]
+PersonasOpt = Annotated[
+    Path, typer.Option("--personas", help="Folder of persona files.", show_default=True)
+]
+
+
+def _fail_input(exc: InputError) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {len(getattr(exc, 'problems', [])) or 1} problem(s)")
+    err.print(str(exc), markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def load_inputs(
+    paths: list[Path], personas_dir: Path
+) -> tuple[dict[str, Domain], dict[str, Persona], list[Scenario]]:
+    """Domains, personas and scenarios, fully validated (raises InputError)."""
+    domains = builtin_domains()
+    personas = load_personas([personas_dir]) if personas_dir.exists() else {}
+    scenarios = load_scenarios(paths, catalogue=DomainCatalogue(domains), personas=personas)
+    return domains, personas, scenarios
+
+
+@app.command()
+def validate(
+    paths: PathsArg = None,
+    personas: PersonasOpt = Path("personas"),
+) -> None:
+    """Check scenario and persona files (schema, references) and run the oracle on each."""
+    from supportsim.scoring import oracle_run
+
+    try:
+        domains, _, scenarios = load_inputs(paths or [Path("scenarios")], personas)
+    except InputError as exc:
+        raise _fail_input(exc) from None
+
+    async def check_all() -> list[tuple[Scenario, object]]:
+        return [(s, await oracle_run(domains[s.domain], s)) for s in scenarios]
+
+    results = asyncio.run(check_all())
+    table = Table(title=f"oracle check of {len(scenarios)} scenarios")
+    for column in ("scenario", "domain", "tags", "oracle", "partial", "failed checks"):
+        table.add_column(column)
+    failures = 0
+    for scenario, (transcript, score) in results:  # type: ignore[misc]
+        ok = score.strict
+        failures += not ok
+        failed = "; ".join(f"{c.id}: {c.reason}" for c in score.checks if not c.passed)
+        if transcript.termination not in ("customer_done", "agent_transfer"):
+            failed = f"ended by {transcript.termination} {transcript.error or ''} {failed}".strip()
+        table.add_row(
+            scenario.id,
+            scenario.domain,
+            ",".join(scenario.tags),
+            "[green]pass[/]" if ok else "[red]FAIL[/]",
+            f"{score.partial:.2f}",
+            failed,
+        )
+    out.print(table)
+    out.print(f"{len(scenarios) - failures} passed, {failures} failed")
+    raise typer.Exit(1 if failures else 0)
+
+
+def _not_yet(command: str) -> None:
+    err.print(f"supportsim {command}: not yet available in this version")
+    raise typer.Exit(2)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def judge() -> None:
+    """Run LLM judges over a stored run (not yet available)."""
+    _not_yet("judge")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def report() -> None:
+    """Summarise a run in the terminal, as JSON or as HTML (not yet available)."""
+    _not_yet("report")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def compare() -> None:
+    """Compare two runs, paired by scenario and trial (not yet available)."""
+    _not_yet("compare")
+
+
+@app.command()
+def run(
+    config: Annotated[
+        Path | None, typer.Option(help="Run config YAML (flags override it).")
+    ] = None,
+    scenarios: Annotated[
+        list[str] | None, typer.Option("--scenarios", help="Scenario file or folder (repeat).")
+    ] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Keep scenarios with this category (repeat).")
+    ] = None,
+    scenario_id: Annotated[
+        list[str] | None, typer.Option("--id", help="Keep this scenario id (repeat).")
+    ] = None,
+    suite: Annotated[
+        str | None, typer.Option(help="A named suite from scenarios/suites.yaml.")
+    ] = None,
+    agent: Annotated[list[str] | None, typer.Option("--agent", help="Agent spec (repeat).")] = None,
+    customer: Annotated[
+        str | None, typer.Option(help="Customer spec: scripted or a model.")
+    ] = None,
+    trials: Annotated[
+        int | None, typer.Option(min=1, help="Trials per scenario and agent.")
+    ] = None,
+    concurrency: Annotated[int | None, typer.Option(min=1, help="Conversations at once.")] = None,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="Run id (default: name-date).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue --run-id.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Resume even if the run changed.")] = False,
+    budget_usd: Annotated[float | None, typer.Option("--budget-usd", min=0)] = None,
+    deadline_s: Annotated[float | None, typer.Option("--deadline-s", min=0)] = None,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", min=1)] = None,
+    timeout_s: Annotated[float | None, typer.Option("--timeout-s", min=0)] = None,
+    models: Annotated[str | None, typer.Option("--models", help="Models file (YAML).")] = None,
+    personas: Annotated[str | None, typer.Option("--personas", help="Persona folder.")] = None,
+    out_dir: Annotated[str | None, typer.Option("--out", help="Parent of run directories.")] = None,
+) -> None:
+    """Run conversations (scenario x agent x trial) and write a run directory."""
+    import os
+
+    from supportsim import batch
+    from supportsim.llm import RetryPolicy, load_models_file
+    from supportsim.report import summarise
+    from supportsim.store import SUMMARY, write_json
+
+    try:
+        cfg = batch.load_run_config(config) if config else batch.RunConfig()
+        overrides = {
+            "scenarios": scenarios,
+            "tags": tag,
+            "ids": scenario_id,
+            "suite": suite,
+            "agents": agent,
+            "customer": customer,
+            "trials": trials,
+            "concurrency": concurrency,
+            "budget_usd": budget_usd,
+            "deadline_s": deadline_s,
+            "max_turns": max_turns,
+            "timeout_s": timeout_s,
+            "models_file": models,
+            "personas": personas,
+            "out": out_dir,
+        }
+        cfg = cfg.model_validate({**cfg.model_dump(), **{k: v for k, v in overrides.items() if v}})
+        domains, persona_set, loaded = load_inputs(
+            [Path(p) for p in cfg.scenarios], Path(cfg.personas)
+        )
+        chosen = batch.select(loaded, cfg)
+        model_set = load_models_file(cfg.models_file) if cfg.models_file else {}
+        pool = batch.ModelPool(env=dict(os.environ), policy=batch.retry_policy(cfg))
+        ctx = batch.unit_context(
+            cfg,
+            domains=domains,
+            scenarios=chosen,
+            personas=persona_set,
+            models=model_set,
+            pool=pool,
+        )
+        if resume and not run_id:
+            raise InputError("--resume needs --run-id")
+        session = batch.prepare(
+            cfg, chosen, run_id=run_id or batch.default_run_id(cfg), resume=resume, force=force
+        )
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    del RetryPolicy
+    out.print(
+        f"run {session.run_dir.name}: {len(session.todo)} of {len(session.units)} units "
+        f"to run ({len(chosen)} scenarios x {len(cfg.agents)} agents x {cfg.trials} trials)"
+    )
+
+    def progress(record: object, state: batch.BatchState) -> None:
+        r = record  # ConversationRecord
+        out.print(
+            f"[{state.done}/{len(session.todo)}] {r.unit_id}: {r.status} "  # type: ignore[attr-defined]
+            f"strict={r.strict} partial={r.partial:.2f}",
+            highlight=False,
+        )  # type: ignore[attr-defined]
+
+    async def go() -> batch.Session:
+        try:
+            return await batch.execute(session, ctx, cfg, on_record=progress)
+        finally:
+            await pool.aclose()
+
+    try:
+        asyncio.run(go())
+    except KeyboardInterrupt:  # second Ctrl-C: finished records are already on disk
+        out.print("cancelled; finished conversations are saved")
+    from supportsim.store import iter_records
+
+    summary = summarise(iter_records(session.run_dir), trials=cfg.trials)
+    write_json(session.run_dir / SUMMARY, summary)
+    _print_summary(summary)
+    out.print(f"run directory: {session.run_dir}")
+    statuses = Counter(
+        s for a in summary["agents"].values() for s, n in a["status"].items() for _ in range(n)
+    )
+    failed = any(k != "completed" for k in statuses) or session.status != "completed"
+    raise typer.Exit(1 if failed else 0)
+
+
+def _print_summary(summary: dict) -> None:
+    table = Table(title="summary per agent")
+    for column in (
+        "agent",
+        "n",
+        "strict",
+        "95% CI",
+        "partial",
+        "resp p50 ms",
+        "resp p99 ms",
+        "cost $",
+        "status",
+    ):
+        table.add_column(column)
+    for name, a in summary["agents"].items():
+        ci = a["strict_ci95"]
+        table.add_row(
+            name,
+            str(a["n"]),
+            _fmt(a["strict_rate"]),
+            f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "-",
+            _fmt(a["partial_mean"]),
+            _fmt(a["response_ms"]["p50"], 1),
+            _fmt(a["response_ms"]["p99"], 1),
+            _fmt(a["cost_usd"], 4),
+            ", ".join(f"{k}={v}" for k, v in a["status"].items()),
+        )
+    out.print(table)
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(app())

@@ -1,0 +1,57 @@
+"""The ``appointments`` domain: a clinic's appointment desk.
+
+Clients book, move and cancel appointments with providers; changes within 24 hours of the
+start cost a fee the client must accept, corporate clients have a monthly booking cap, and
+every account action needs the client's identity verified with their date of birth.
+"""
+
+from __future__ import annotations
+
+from supportsim.domains._base import Domain, Tool
+from supportsim.domains._common import common_tools
+from supportsim.domains.appointments._booking import (
+    book_appointment,
+    cancel_appointment,
+    reschedule_appointment,
+)
+from supportsim.domains.appointments._fixture import fixture
+from supportsim.domains.appointments._policy import ARTICLES, POLICY
+from supportsim.domains.appointments._state import AppointmentsState
+from supportsim.domains.appointments._tools import (
+    find_availability,
+    get_appointment,
+    get_client,
+    get_contact_history,
+    get_fees,
+    list_appointments,
+    verify_client,
+)
+
+_TOOLS: tuple[Tool, ...] = (
+    verify_client,
+    get_client,
+    find_availability,
+    book_appointment,
+    reschedule_appointment,
+    cancel_appointment,
+    get_appointment,
+    list_appointments,
+    get_fees,
+    get_contact_history,
+)
+
+
+def domain() -> Domain:
+    """The appointments domain, built fresh (tools are shared, state never is)."""
+    tools = {t.name: t for t in _TOOLS}
+    return Domain(
+        "appointments",
+        AppointmentsState,
+        fixture,
+        {**tools, **common_tools(ARTICLES)},
+        POLICY,
+        ARTICLES,
+    )
+
+
+__all__ = ["domain"]

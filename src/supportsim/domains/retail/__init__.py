@@ -1,0 +1,32 @@
+"""The ``retail`` domain: Northwind Goods, an online home and outdoor shop.
+
+Orders move placed -> shipped -> delivered (or cancelled / returned); the Agent verifies a
+customer by id or e-mail plus billing ZIP, then cancels, re-addresses, returns, exchanges
+and issues goodwill credit within the limits the tools enforce and the policy states.
+"""
+
+from __future__ import annotations
+
+from supportsim.domains._base import Domain
+from supportsim.domains._common import common_tools
+from supportsim.domains.retail._actions import WRITE_TOOLS
+from supportsim.domains.retail._fixture import fixture
+from supportsim.domains.retail._policy import ARTICLES, POLICY
+from supportsim.domains.retail._state import RetailState
+from supportsim.domains.retail._tools import READ_TOOLS
+
+
+def domain() -> Domain:
+    """The retail domain with its own tools plus transfer_to_human and the knowledge base."""
+    tools = {t.name: t for t in (*READ_TOOLS, *WRITE_TOOLS)}
+    return Domain(
+        name="retail",
+        state_model=RetailState,
+        fixture=fixture,
+        tools={**tools, **common_tools(ARTICLES)},
+        policy=POLICY,
+        knowledge=ARTICLES,
+    )
+
+
+__all__ = ["domain"]

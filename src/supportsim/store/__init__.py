@@ -1,0 +1,39 @@
+"""The run directory: records of finished units, the manifest, the summary."""
+
+from supportsim.store._files import (
+    CONVERSATIONS,
+    MANIFEST,
+    SUMMARY,
+    RecordWriter,
+    iter_records,
+    latest_records,
+    read_json,
+    write_json,
+)
+from supportsim.store._records import (
+    SCHEMA_VERSION,
+    CheckRecord,
+    ConversationRecord,
+    LLMCallRecord,
+    MessageRecord,
+    ToolCallRecord,
+    build_record,
+)
+
+__all__ = [
+    "CONVERSATIONS",
+    "MANIFEST",
+    "SCHEMA_VERSION",
+    "SUMMARY",
+    "CheckRecord",
+    "ConversationRecord",
+    "LLMCallRecord",
+    "MessageRecord",
+    "RecordWriter",
+    "ToolCallRecord",
+    "build_record",
+    "iter_records",
+    "latest_records",
+    "read_json",
+    "write_json",
+]

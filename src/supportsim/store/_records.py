@@ -1,0 +1,160 @@
+"""The conversations.jsonl record: the contract users, reports and resume read.
+
+Only this module turns the inner dataclasses (Transcript, Score) into the record model.
+Fields beyond ARCHITECTURE.md's minimum are additive; readers ignore unknown fields, so
+old run directories stay readable (``tests/fixtures/runs``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from supportsim.conversation import LLMCall, Message, Transcript
+from supportsim.scenario import Scenario
+from supportsim.scoring import Score
+
+SCHEMA_VERSION = 1
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class ToolCallRecord(_Record):
+    id: str
+    name: str
+    arguments: str
+
+
+class MessageRecord(_Record):
+    role: Literal["customer", "agent", "tool"]
+    content: str = ""
+    tool_calls: list[ToolCallRecord] = []
+    tool_call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+    fault: str | None = None
+    reasoning: str | None = None
+    turn: int = 0
+    response_ms: float | None = None
+    llm_ms: float | None = None
+    tool_ms: float | None = None
+    ttft_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+class CheckRecord(_Record):
+    id: str
+    kind: Literal["step", "forbidden", "outcome", "state"]
+    passed: bool
+    reason: str
+    weight: float = 1.0
+
+
+class LLMCallRecord(_Record):
+    role: Literal["agent", "customer", "judge"]
+    model: str
+    llm_ms: float
+    ttft_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+class ConversationRecord(_Record):
+    """One finished unit. ``strict``/``partial`` are meaningful for status completed."""
+
+    schema_version: int = SCHEMA_VERSION
+    unit_id: str
+    scenario_id: str
+    scenario_sha256: str = ""
+    domain: str = ""
+    category: str = ""
+    tags: list[str] = []
+    language: str = "en"
+    agent: str
+    customer: str
+    trial: int
+    status: Literal["completed", "infra_error", "simulator_fault", "harness_error"]
+    termination: Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
+    end_reason: str = ""
+    strict: bool = False
+    partial: float = 0.0
+    checks: list[CheckRecord] = []
+    messages: list[MessageRecord] = []
+    llm_calls: list[LLMCallRecord] = []
+    cost_usd: float | None = None
+    agent_cost_usd: float | None = None
+    customer_cost_usd: float | None = None
+    simulator_faults: list[str] = []
+    error: str | None = None
+    started_at: str
+    ended_at: str
+    duration_s: float = 0.0
+
+
+def _sum_cost(calls: list[LLMCall]) -> float | None:
+    """None when any call is unpriced (an unknown cost is not zero), or there were none."""
+    costs = [c.cost_usd for c in calls]
+    if not costs or any(c is None for c in costs):
+        return None
+    return float(sum(costs))  # type: ignore[arg-type]
+
+
+def _message(m: Message) -> dict[str, Any]:
+    return {
+        "role": m.role, "content": m.content,
+        "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in m.tool_calls],
+        "tool_call_id": m.tool_call_id, "name": m.name, "is_error": m.is_error, "fault": m.fault,
+        "reasoning": m.reasoning, "turn": m.turn, "response_ms": m.response_ms,
+        "llm_ms": m.llm_ms, "tool_ms": m.tool_ms, "ttft_ms": m.ttft_ms,
+        "input_tokens": m.input_tokens, "output_tokens": m.output_tokens, "cost_usd": m.cost_usd,
+    }
+
+
+def build_record(
+    *,
+    unit_id: str,
+    scenario: Scenario,
+    agent: str,
+    customer: str,
+    trial: int,
+    transcript: Transcript,
+    score: Score | None,
+    started_at: str,
+    ended_at: str,
+    duration_s: float,
+) -> ConversationRecord:
+    """The record of one unit; ``score`` is None when the conversation did not complete."""
+    agent_calls = [c for c in transcript.llm_calls if c.role == "agent"]
+    customer_calls = [c for c in transcript.llm_calls if c.role == "customer"]
+    return ConversationRecord.model_validate({
+        "unit_id": unit_id, "scenario_id": scenario.id, "scenario_sha256": scenario.sha256,
+        "domain": scenario.domain, "category": scenario.category, "tags": list(scenario.tags),
+        "language": scenario.language, "agent": agent, "customer": customer, "trial": trial,
+        "status": transcript.status, "termination": transcript.termination,
+        "end_reason": transcript.end_reason,
+        "strict": bool(score and score.strict and transcript.status == "completed"),
+        "partial": score.partial if score else 0.0,
+        "checks": [
+            {"id": c.id, "kind": c.kind, "passed": c.passed, "reason": c.reason, "weight": c.weight}
+            for c in (score.checks if score else ())
+        ],
+        "messages": [_message(m) for m in transcript.messages],
+        "llm_calls": [
+            {"role": c.role, "model": c.model, "llm_ms": c.llm_ms, "ttft_ms": c.ttft_ms,
+             "input_tokens": c.input_tokens, "output_tokens": c.output_tokens,
+             "cost_usd": c.cost_usd}
+            for c in transcript.llm_calls
+        ],
+        "cost_usd": _sum_cost(transcript.llm_calls),
+        "agent_cost_usd": _sum_cost(agent_calls),
+        "customer_cost_usd": _sum_cost(customer_calls),
+        "simulator_faults": list(transcript.simulator_faults),
+        "error": transcript.error,
+        "started_at": started_at, "ended_at": ended_at, "duration_s": duration_s,
+    })

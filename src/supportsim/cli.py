@@ -70,24 +70,29 @@ def validate(
 
     results = asyncio.run(check_all())
     table = Table(title=f"oracle check of {len(scenarios)} scenarios")
-    for column in ("scenario", "domain", "tags", "oracle", "partial", "failed checks"):
+    table.add_column("scenario", no_wrap=True)
+    for column in ("domain", "tags", "lang", "oracle", "partial"):
         table.add_column(column)
-    failures = 0
+    problems: list[str] = []
     for scenario, (transcript, score) in results:  # type: ignore[misc]
         ok = score.strict
-        failures += not ok
-        failed = "; ".join(f"{c.id}: {c.reason}" for c in score.checks if not c.passed)
-        if transcript.termination not in ("customer_done", "agent_transfer"):
-            failed = f"ended by {transcript.termination} {transcript.error or ''} {failed}".strip()
+        if not ok:
+            reasons = [f"{c.id}: {c.reason}" for c in score.checks if not c.passed]
+            if transcript.termination not in ("customer_done", "agent_transfer"):
+                reasons.insert(0, f"ended by {transcript.termination}: {transcript.error or ''}")
+            problems.append(f"{scenario.source}: {scenario.id}\n    " + "\n    ".join(reasons))
         table.add_row(
             scenario.id,
             scenario.domain,
             ",".join(scenario.tags),
+            scenario.language,
             "[green]pass[/]" if ok else "[red]FAIL[/]",
             f"{score.partial:.2f}",
-            failed,
         )
     out.print(table)
+    for problem in problems:
+        out.print(problem, markup=False, highlight=False)
+    failures = len(problems)
     out.print(f"{len(scenarios) - failures} passed, {failures} failed")
     raise typer.Exit(1 if failures else 0)
 
@@ -271,6 +276,33 @@ def _print_summary(summary: dict) -> None:
 
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+@app.command("mock-server")
+def mock_server(
+    port: Annotated[int, typer.Option(help="TCP port on 127.0.0.1 (0: any free port).")] = 8765,
+    script: Annotated[
+        Path | None, typer.Option(help="YAML/JSON file of scripted replies per model.")
+    ] = None,
+) -> None:
+    """Serve the OpenAI and Anthropic wire protocols on loopback, for offline dry runs.
+
+    Point a run at it with OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 (or
+    ANTHROPIC_BASE_URL=http://127.0.0.1:PORT) and any API key; unscripted models are
+    answered by the autopilot. Stop it with Ctrl-C.
+    """
+    from supportsim.testing import serve
+
+    def ready(server: object) -> None:
+        url = server.url  # type: ignore[attr-defined]
+        out.print(f"mock LLM server on {url}  (OpenAI base_url {url}/v1, Anthropic {url})")
+
+    try:
+        asyncio.run(serve("127.0.0.1", port, script, ready=ready))
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    except KeyboardInterrupt:
+        out.print("stopped")
 
 
 def main() -> None:

@@ -253,18 +253,29 @@ def test_matching_never_raises_and_answers_a_bool(matcher: Matcher, value: Any) 
     assert isinstance(matcher.describe(), str)
 
 
-def json_kind(value: Any) -> str:
+def shape(value: Any) -> Any:
+    """The JSON types of a value, all the way down (1 and 1.0 are both numbers)."""
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int | float):
         return "number"
+    if isinstance(value, list):
+        return ("list", tuple(shape(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, repr(shape(v))) for k, v in value.items())))
     return type(value).__name__
 
 
 @given(json_scalars, json_scalars)
 def test_plain_values_of_different_json_types_never_match(expected: Any, actual: Any) -> None:
-    if json_kind(expected) != json_kind(actual):
+    if shape(expected) != shape(actual):
         assert m(expected).matches(actual) is False
+
+
+@given(json_values, json_values)
+def test_values_of_different_shapes_never_match(expected: Any, actual: Any) -> None:
+    if shape(expected) != shape(actual):
+        assert literal(expected).matches(actual) is False
 
 
 @given(

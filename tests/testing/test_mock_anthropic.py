@@ -64,7 +64,10 @@ async def test_parallel_tool_calls_non_stream(
     assert message.stop_reason == "tool_use"
     assert [b.type for b in message.content] == ["text", "tool_use", "tool_use"]
     uses = [b for b in message.content if b.type == "tool_use"]
-    assert [(u.name, u.input) for u in uses] == [("get_order", {"order_id": "A1"}), ("get_user", {})]
+    assert [(u.name, u.input) for u in uses] == [
+        ("get_order", {"order_id": "A1"}),
+        ("get_user", {}),
+    ]
     assert all(u.id.startswith("toolu_") for u in uses) and uses[0].id != uses[1].id
 
 
@@ -78,7 +81,10 @@ async def test_parallel_tool_calls_stream_helper(
         final = await stream.get_final_message()
     assert final.stop_reason == "tool_use"
     uses = [b for b in final.content if b.type == "tool_use"]
-    assert [(u.name, u.input) for u in uses] == [("get_order", {"order_id": "A1"}), ("get_user", {})]
+    assert [(u.name, u.input) for u in uses] == [
+        ("get_order", {"order_id": "A1"}),
+        ("get_user", {}),
+    ]
     assert final.content[0].type == "text" and final.content[0].text == "Let me check."
 
 

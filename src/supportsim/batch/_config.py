@@ -72,8 +72,13 @@ def load_run_config(path: Path) -> RunConfig:
     try:
         return RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError([
-            Problem(str(path), ".".join(str(p) for p in e["loc"]),
-                    "unknown field" if e["type"] == "extra_forbidden" else e["msg"])
-            for e in exc.errors(include_url=False)
-        ]) from None
+        raise ScenarioError(
+            [
+                Problem(
+                    str(path),
+                    ".".join(str(p) for p in e["loc"]),
+                    "unknown field" if e["type"] == "extra_forbidden" else e["msg"],
+                )
+                for e in exc.errors(include_url=False)
+            ]
+        ) from None

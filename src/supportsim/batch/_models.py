@@ -89,8 +89,9 @@ class ModelPool:
 
         async def call(request: LLMRequest) -> LLMResponse:
             try:
-                return await with_retries(lambda: attempt(request), self.policy,
-                                          sleep=self.sleep, on_retry=on_retry)
+                return await with_retries(
+                    lambda: attempt(request), self.policy, sleep=self.sleep, on_retry=on_retry
+                )
             except ProviderError:
                 stats.errors += 1
                 raise

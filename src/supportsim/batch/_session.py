@@ -39,7 +39,8 @@ class Session:
 
 def select(scenarios: Sequence[Scenario], config: RunConfig) -> list[Scenario]:
     chosen = [
-        s for s in scenarios
+        s
+        for s in scenarios
         if (not config.tags or set(s.tags) & set(config.tags))
         and (not config.ids or s.id in config.ids)
     ]
@@ -77,7 +78,9 @@ def prepare(
         save_manifest(run_dir, manifest)
         return Session(run_dir, units, [u for u in units if u.unit_id not in final])
     if run_dir.exists():
-        raise InputError(f"{run_dir} already exists: pass --resume to continue it, or another --run-id")
+        raise InputError(
+            f"{run_dir} already exists: pass --resume to continue it, or another --run-id"
+        )
     run_dir.mkdir(parents=True)
     save_manifest(run_dir, new_manifest(run_id, config, scenarios))
     return Session(run_dir, units, list(units))
@@ -99,23 +102,31 @@ def unit_context(
     if customer.model is not None:
         needed[customer.model.name] = customer.model
     if config.call_timeout_s is not None:
-        needed = {k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()}
+        needed = {
+            k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
+        }
     pool.check(needed)
 
     def caller_for(model: ModelConfig, role: str):  # noqa: ANN202 - ModelCaller
         return pool.caller(needed.get(model.name, model), role)
 
     return UnitContext(
-        domains=domains, scenarios={s.id: s for s in scenarios}, personas=personas,
-        agents=agents, customer=customer, caller_for=caller_for,
-        max_turns=config.max_turns, timeout_s=config.timeout_s,
+        domains=domains,
+        scenarios={s.id: s for s in scenarios},
+        personas=personas,
+        agents=agents,
+        customer=customer,
+        caller_for=caller_for,
+        max_turns=config.max_turns,
+        timeout_s=config.timeout_s,
     )
 
 
 def retry_policy(config: RunConfig) -> RetryPolicy:
     r = config.retries
-    return RetryPolicy(max_attempts=r.max_attempts, base_delay_s=r.base_delay_s,
-                       max_delay_s=r.max_delay_s)
+    return RetryPolicy(
+        max_attempts=r.max_attempts, base_delay_s=r.base_delay_s, max_delay_s=r.max_delay_s
+    )
 
 
 async def execute(
@@ -127,8 +138,14 @@ async def execute(
 ) -> Session:
     """Run the session's units. First Ctrl-C: finish running units; second: cancel."""
     writer = RecordWriter(session.run_dir)
-    batch = Batch(session.todo, ctx, writer, concurrency=config.concurrency,
-                  budget_usd=config.budget_usd, on_record=on_record)
+    batch = Batch(
+        session.todo,
+        ctx,
+        writer,
+        concurrency=config.concurrency,
+        budget_usd=config.budget_usd,
+        on_record=on_record,
+    )
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     presses = 0

@@ -65,13 +65,13 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     try:
         domain = ctx.domains[scenario.domain]
         agent = build_agent(ctx.agents[unit.agent], scenario, ctx.caller_for)
-        customer = build_customer(ctx.customer, scenario, ctx.personas[scenario.persona],
-                                  domain, agent, ctx.caller_for)
+        customer = build_customer(
+            ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
+        )
         env = Environment(domain, scenario)
         context = AgentContext(agent_system_prompt(domain, scenario), tuple(env.schemas()))
         limits = Limits(max_turns=ctx.max_turns or scenario.max_turns, timeout_s=ctx.timeout_s)
-        transcript = await run_conversation(env, agent, customer, context, limits,
-                                            clock=ctx.clock)
+        transcript = await run_conversation(env, agent, customer, context, limits, clock=ctx.clock)
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":
             result = score(scenario, domain, transcript, await ctx.reference(scenario))
@@ -79,7 +79,14 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         transcript.status, transcript.termination = "harness_error", "error"
         transcript.error = traceback.format_exc()
     return build_record(
-        unit_id=unit.unit_id, scenario=scenario, agent=unit.agent, customer=ctx.customer.label,
-        trial=unit.trial, transcript=transcript, score=result, started_at=started_at,
-        ended_at=_now(), duration_s=ctx.clock() - t0,
+        unit_id=unit.unit_id,
+        scenario=scenario,
+        agent=unit.agent,
+        customer=ctx.customer.label,
+        trial=unit.trial,
+        transcript=transcript,
+        score=result,
+        started_at=started_at,
+        ended_at=_now(),
+        duration_s=ctx.clock() - t0,
     )

@@ -20,6 +20,4 @@ class Unit:
 
 def plan_units(scenario_ids: Sequence[str], agents: Sequence[str], trials: int) -> list[Unit]:
     """Every unit, trial-major, so an interrupted run has every scenario at trial 1 first."""
-    return [
-        Unit(s, a, t) for t in range(1, trials + 1) for s in scenario_ids for a in agents
-    ]
+    return [Unit(s, a, t) for t in range(1, trials + 1) for s in scenario_ids for a in agents]

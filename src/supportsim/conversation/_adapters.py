@@ -64,8 +64,11 @@ class LangGraphAgent:
             raise RuntimeError("the LangGraph graph returned no AI message")
         last = replies[-1]
         calls = tuple(
-            ToolCall(c.get("id") or f"lg-{len(history)}-{i}", c["name"],
-                     orjson.dumps(c.get("args", {})).decode())
+            ToolCall(
+                c.get("id") or f"lg-{len(history)}-{i}",
+                c["name"],
+                orjson.dumps(c.get("args", {})).decode(),
+            )
             for i, c in enumerate(last.tool_calls)
         )
         content = last.content if isinstance(last.content, str) else _text(last.content)
@@ -84,8 +87,13 @@ def to_langchain(context: AgentContext, history: Sequence[Message]) -> list[Any]
             calls = [{"id": c.id, "name": c.name, "args": _args(c.arguments)} for c in m.tool_calls]
             out.append(AIMessage(m.content, tool_calls=calls))
         else:
-            out.append(ToolMessage(m.content, tool_call_id=m.tool_call_id or "",
-                                   status="error" if m.is_error else "success"))
+            out.append(
+                ToolMessage(
+                    m.content,
+                    tool_call_id=m.tool_call_id or "",
+                    status="error" if m.is_error else "success",
+                )
+            )
     return out
 
 

@@ -54,8 +54,13 @@ class Limits:
 
 class _Run:
     def __init__(
-        self, env: Environment, agent: Agent, customer: Customer, context: AgentContext,
-        limits: Limits, clock: Clock,
+        self,
+        env: Environment,
+        agent: Agent,
+        customer: Customer,
+        context: AgentContext,
+        limits: Limits,
+        clock: Clock,
     ) -> None:
         self.env, self.agent, self.customer, self.context = env, agent, customer, context
         self.limits, self.clock = limits, clock
@@ -92,9 +97,15 @@ class _Run:
             return self.end("customer_done", step.end)
         self.turn += 1
         last = step.llm[-1] if step.llm else None
-        self.t.messages.append(Message("customer", step.content, turn=self.turn,
-                                       llm_ms=last.llm_ms if last else None,
-                                       ttft_ms=last.ttft_ms if last else None))
+        self.t.messages.append(
+            Message(
+                "customer",
+                step.content,
+                turn=self.turn,
+                llm_ms=last.llm_ms if last else None,
+                ttft_ms=last.ttft_ms if last else None,
+            )
+        )
         self.turn_started = self.clock()
         self.turn_first = len(self.t.messages)
         self.rounds = 0
@@ -106,9 +117,14 @@ class _Run:
         if llm is not None:
             self.t.llm_calls.append(llm)
         message = Message(
-            "agent", step.content, tool_calls=step.tool_calls, reasoning=step.reasoning,
-            reasoning_signature=step.reasoning_signature, turn=self.turn,
-            llm_ms=llm.llm_ms if llm else None, ttft_ms=llm.ttft_ms if llm else None,
+            "agent",
+            step.content,
+            tool_calls=step.tool_calls,
+            reasoning=step.reasoning,
+            reasoning_signature=step.reasoning_signature,
+            turn=self.turn,
+            llm_ms=llm.llm_ms if llm else None,
+            ttft_ms=llm.ttft_ms if llm else None,
             input_tokens=llm.input_tokens if llm else None,
             output_tokens=llm.output_tokens if llm else None,
             cost_usd=llm.cost_usd if llm else None,
@@ -139,11 +155,18 @@ class _Run:
         for call in calls:  # parallel calls run in order, and every one is answered
             result = await self.env.call(call.name, call.arguments, call.id)
             record = result.record
-            self.t.messages.append(Message(
-                "tool", result.content, tool_call_id=call.id, name=call.name,
-                is_error=result.is_error, fault=record.fault, turn=self.turn,
-                tool_ms=record.tool_ms,
-            ))
+            self.t.messages.append(
+                Message(
+                    "tool",
+                    result.content,
+                    tool_call_id=call.id,
+                    name=call.name,
+                    is_error=result.is_error,
+                    fault=record.fault,
+                    turn=self.turn,
+                    tool_ms=record.tool_ms,
+                )
+            )
             transferred = transferred or (record.ok and call.name == TRANSFER_TOOL)
         if transferred:
             self.close_turn(self.t.messages[-1 - len(calls)])

@@ -22,17 +22,32 @@ def to_llm_messages(history: Sequence[Message]) -> tuple[LLMMessage, ...]:
         if m.role == "customer":
             out.append(LLMMessage("user", m.content))
         elif m.role == "agent":
-            out.append(LLMMessage("assistant", m.content, tool_calls=m.tool_calls,
-                                  reasoning=m.reasoning, reasoning_signature=m.reasoning_signature))
+            out.append(
+                LLMMessage(
+                    "assistant",
+                    m.content,
+                    tool_calls=m.tool_calls,
+                    reasoning=m.reasoning,
+                    reasoning_signature=m.reasoning_signature,
+                )
+            )
         else:
-            out.append(LLMMessage("tool", m.content, tool_call_id=m.tool_call_id,
-                                  is_error=m.is_error))
+            out.append(
+                LLMMessage("tool", m.content, tool_call_id=m.tool_call_id, is_error=m.is_error)
+            )
     return tuple(out)
 
 
 def llm_call(role: str, response: LLMResponse) -> LLMCall:
-    return LLMCall(role, response.model, response.llm_ms, response.ttft_ms,  # type: ignore[arg-type]
-                   response.input_tokens, response.output_tokens, response.cost_usd)
+    return LLMCall(
+        role,
+        response.model,
+        response.llm_ms,
+        response.ttft_ms,  # type: ignore[arg-type]
+        response.input_tokens,
+        response.output_tokens,
+        response.cost_usd,
+    )
 
 
 class LLMAgent:
@@ -45,7 +60,9 @@ class LLMAgent:
 
     async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
         if self._tools is None:
-            self._tools = tuple(ToolSpec(t.name, t.description, t.parameters) for t in context.tools)
+            self._tools = tuple(
+                ToolSpec(t.name, t.description, t.parameters) for t in context.tools
+            )
         request = LLMRequest(context.system_prompt, to_llm_messages(history), self._tools)
         response = await self._caller(request)
         return AgentStep(

@@ -47,8 +47,7 @@ NUDGE_PREMATURE = (
 )
 NUDGE = {
     "empty": "(Note: write your next message as the customer; it must not be empty.)",
-    "role_confusion": "(Note: you are the CUSTOMER, not the support agent. Write as the "
-    "customer.)",
+    "role_confusion": "(Note: you are the CUSTOMER, not the support agent. Write as the customer.)",
     "leaked_instructions": "(Note: stay in character; never mention instructions or goals.)",
 }
 _AGENT_VOICE = re.compile(
@@ -81,8 +80,13 @@ class LLMCustomer:
     name = "llm"
 
     def __init__(
-        self, caller: ModelCaller, system_prompt: str, *, opening: str | None,
-        needs_action: bool, model: str = "customer",
+        self,
+        caller: ModelCaller,
+        system_prompt: str,
+        *,
+        opening: str | None,
+        needs_action: bool,
+        model: str = "customer",
     ) -> None:
         self.name = model
         self._caller = caller

@@ -19,6 +19,7 @@ from supportsim.scenario import PlannedCall, Scenario, reference_plan
 
 CLOSING = "Is there anything else I can help you with?"
 
+
 class OracleAgent:
     """Replays ``reference_plan(scenario)``; ``finished`` once the plan is done."""
 
@@ -37,7 +38,6 @@ class OracleAgent:
         item = self._plan[self._next]
         self._next += 1
         if isinstance(item, PlannedCall):
-
             args = orjson.dumps(item.args).decode()
             return AgentStep(tool_calls=(ToolCall(f"oracle-{next(self._ids)}", item.tool, args),))
         if self._next >= len(self._plan):

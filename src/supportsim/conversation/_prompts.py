@@ -10,8 +10,16 @@ from __future__ import annotations
 from supportsim.domains import Domain
 from supportsim.scenario import Persona, Scenario
 
-LANGUAGES = {"en": "English", "de": "German", "es": "Spanish", "fr": "French", "it": "Italian",
-             "pt": "Portuguese", "nl": "Dutch", "ja": "Japanese"}
+LANGUAGES = {
+    "en": "English",
+    "de": "German",
+    "es": "Spanish",
+    "fr": "French",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "nl": "Dutch",
+    "ja": "Japanese",
+}
 
 
 def agent_system_prompt(domain: Domain, scenario: Scenario) -> str:

@@ -53,8 +53,9 @@ def parse_agent_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
         url, _, model = spec[5:].partition("#")
         if not url.startswith(("http://", "https://")):
             raise InputError(f"--agent {spec!r}: expected http:http(s)://host/v1[#model]")
-        config = ModelConfig(name=spec, provider="openai", model=model or "agent", base_url=url,
-                             api_key_env=None)
+        config = ModelConfig(
+            name=spec, provider="openai", model=model or "agent", base_url=url, api_key_env=None
+        )
         return AgentSpec(spec, "llm", model=config)
     return AgentSpec(spec, "llm", model=parse_model_spec(spec, models))
 
@@ -78,20 +79,27 @@ def build_agent(spec: AgentSpec, scenario: Scenario, caller_for: CallerFor) -> A
 
 
 def build_customer(
-    spec: CustomerSpec, scenario: Scenario, persona: Persona, domain: Domain,
-    agent: Agent, caller_for: CallerFor,
+    spec: CustomerSpec,
+    scenario: Scenario,
+    persona: Persona,
+    domain: Domain,
+    agent: Agent,
+    caller_for: CallerFor,
 ) -> Customer:
     """A fresh Customer for one conversation (scripted lines run on while an oracle works)."""
     if spec.model is None:
         keep_going = (lambda: not agent.finished) if isinstance(agent, OracleAgent) else None
         return ScriptedCustomer.for_scenario(scenario, keep_going=keep_going)
-    needs_action = any(
-        isinstance(item, PlannedCall)
-        and (tool := domain.tools.get(item.tool)) is not None
-        and tool.kind == "write"
-        and item.tool != "transfer_to_human"
-        for item in reference_plan(scenario)
-    ) and scenario.outcome == "resolved"
+    needs_action = (
+        any(
+            isinstance(item, PlannedCall)
+            and (tool := domain.tools.get(item.tool)) is not None
+            and tool.kind == "write"
+            and item.tool != "transfer_to_human"
+            for item in reference_plan(scenario)
+        )
+        and scenario.outcome == "resolved"
+    )
     return LLMCustomer(
         caller_for(spec.model, "customer"),
         customer_system_prompt(persona, scenario),

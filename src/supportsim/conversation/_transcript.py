@@ -79,4 +79,6 @@ class Transcript:
 
     def agent_texts(self) -> list[tuple[int, str]]:
         """(message index, content) of every Agent message with text."""
-        return [(i, m.content) for i, m in enumerate(self.messages) if m.role == "agent" and m.content]
+        return [
+            (i, m.content) for i, m in enumerate(self.messages) if m.role == "agent" and m.content
+        ]

@@ -26,7 +26,7 @@ from ._config import ModelConfig, ResolvedModel, cost_usd
 from ._errors import _provider_errors
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
-from ._warm import warm_models, warm_transport
+from ._warm import ANTHROPIC_STREAM, WARM_REQUEST, canned_client, ensure_warm
 
 if TYPE_CHECKING:
     import httpx2
@@ -237,10 +237,6 @@ class AnthropicMessagesClient:
         self, resolved: ResolvedModel, *, http_client: httpx2.AsyncClient | None = None
     ) -> None:
         from anthropic import AsyncAnthropic  # the SDK reads env vars on import: not at ours
-        from anthropic.types import RawMessageStreamEvent
-
-        warm_models(RawMessageStreamEvent)
-        warm_transport()
 
         self.config = resolved.config
         self._owns_http = http_client is None
@@ -264,6 +260,7 @@ class AnthropicMessagesClient:
             ProviderTimeout: The call took longer than ``config.timeout_s``.
         """
         params = build_anthropic_params(self.config, request)
+        await ensure_warm("anthropic", self._warm_up)
         with _provider_errors(self.config.name):
             async with asyncio.timeout(self.config.timeout_s):
                 return await self._complete(params)
@@ -294,6 +291,13 @@ class AnthropicMessagesClient:
             ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
         )
+
+    async def _warm_up(self) -> None:
+        """One canned call through this code path, in memory (see ``_warm``)."""
+        async with canned_client(ANTHROPIC_STREAM, "text/event-stream") as http:
+            resolved = ResolvedModel(self.config, "warm-up", "http://127.0.0.1")
+            twin = AnthropicMessagesClient(resolved, http_client=http)
+            await twin._complete(build_anthropic_params(self.config, WARM_REQUEST))
 
     async def aclose(self) -> None:
         """Close the SDK client, unless the HTTP client was the caller's."""

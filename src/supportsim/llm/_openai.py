@@ -25,7 +25,7 @@ from ._config import ModelConfig, ResolvedModel, cost_usd
 from ._errors import _provider_errors
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
-from ._warm import warm_models, warm_transport
+from ._warm import OPENAI_COMPLETION, OPENAI_STREAM, WARM_REQUEST, canned_client, ensure_warm
 
 if TYPE_CHECKING:
     import httpx2
@@ -189,10 +189,6 @@ class OpenAIChatClient:
         stream: bool | None = None,
     ) -> None:
         from openai import AsyncOpenAI  # the SDK reads env vars on import: not at ours
-        from openai.types.chat import ChatCompletion, ChatCompletionChunk
-
-        warm_models(ChatCompletionChunk, ChatCompletion)
-        warm_transport()
 
         self.config = resolved.config
         self._stream = self.config.stream if stream is None else stream
@@ -217,6 +213,7 @@ class OpenAIChatClient:
             ProviderTimeout: The call took longer than ``config.timeout_s``.
         """
         params = build_openai_params(self.config, request, stream=self._stream)
+        await ensure_warm(f"openai-stream={self._stream}", self._warm_up)
         with _provider_errors(self.config.name):
             async with asyncio.timeout(self.config.timeout_s):
                 if self._stream:
@@ -282,6 +279,22 @@ class OpenAIChatClient:
             ttft_ms=None,
             model=completion.model or self.config.model,
         )
+
+    async def _warm_up(self) -> None:
+        """One canned call through this code path, in memory (see ``_warm``)."""
+        body, kind = (
+            (OPENAI_STREAM, "text/event-stream")
+            if self._stream
+            else (OPENAI_COMPLETION, "application/json")
+        )
+        async with canned_client(body, kind) as http:
+            resolved = ResolvedModel(self.config, "warm-up", "http://127.0.0.1/v1")
+            twin = OpenAIChatClient(resolved, http_client=http, stream=self._stream)
+            params = build_openai_params(self.config, WARM_REQUEST, stream=self._stream)
+            if self._stream:
+                await twin._complete_streamed(params)
+            else:
+                await twin._complete_whole(params)
 
     async def aclose(self) -> None:
         """Close the SDK client, unless the HTTP client was the caller's."""

@@ -11,6 +11,7 @@ down another client's measured call.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import weakref
 from collections.abc import Awaitable, Callable
@@ -50,10 +51,8 @@ async def ensure_warm(kind: str, warm_up: Callable[[], Awaitable[object]]) -> No
     async with lock:
         if kind in _warmed:
             return
-        try:
+        with contextlib.suppress(Exception):  # an optimisation must never fail a real call
             await warm_up()
-        except Exception:  # noqa: S110 - an optimisation must never fail a real call
-            pass
         _warmed.add(kind)
 
 
@@ -88,6 +87,27 @@ _TOOL_DELTA = {
     "type": "function",
     "function": {"name": "f", "arguments": "{}"},
 }
+OPENAI_COMPLETION = json.dumps(
+    {
+        "id": "w",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "w",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": "ok",
+                    "reasoning_content": "r",
+                    "tool_calls": [{k: v for k, v in _TOOL_DELTA.items() if k != "index"}],
+                },
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+).encode()
 OPENAI_STREAM = sse(
     [
         (None, _chunk({"role": "assistant", "content": ""})),

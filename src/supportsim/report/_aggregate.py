@@ -49,7 +49,8 @@ def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[st
         "ttft_ms": _percentiles([m.ttft_ms for m in replies if m.ttft_ms is not None]),
         "llm_ms": _percentiles([m.llm_ms for m in replies if m.llm_ms is not None]),
         "tokens": {
-            "input": sum(tokens_in), "output": sum(tokens_out),
+            "input": sum(tokens_in),
+            "output": sum(tokens_out),
             "input_mean": sum(tokens_in) / n if n and tokens_in else None,
             "output_mean": sum(tokens_out) / n if n and tokens_out else None,
         },
@@ -60,7 +61,9 @@ def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[st
     }
 
 
-def summarise(records: Iterable[ConversationRecord], *, trials: int | None = None) -> dict[str, Any]:
+def summarise(
+    records: Iterable[ConversationRecord], *, trials: int | None = None
+) -> dict[str, Any]:
     """summary.json: per agent, plus per category and domain breakdowns."""
     latest = list({r.unit_id: r for r in records}.values())
     trials = trials or max((r.trial for r in latest), default=1)
@@ -73,14 +76,19 @@ def summarise(records: Iterable[ConversationRecord], *, trials: int | None = Non
         "agents": {a: agent_summary(rs, trials) for a, rs in sorted(agents.items())},
     }
     for key in ("category", "domain"):
-        groups: dict[str, dict[str, list[ConversationRecord]]] = defaultdict(lambda: defaultdict(list))
+        groups: dict[str, dict[str, list[ConversationRecord]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         for r in latest:
             if r.status == "completed":
                 groups[r.agent][getattr(r, key)].append(r)
         out[f"by_{key}"] = {
             agent: {
-                g: {"n": len(rs), "strict_rate": sum(x.strict for x in rs) / len(rs),
-                    "partial_mean": sum(x.partial for x in rs) / len(rs)}
+                g: {
+                    "n": len(rs),
+                    "strict_rate": sum(x.strict for x in rs) / len(rs),
+                    "partial_mean": sum(x.partial for x in rs) / len(rs),
+                }
                 for g, rs in sorted(by.items())
             }
             for agent, by in sorted(groups.items())

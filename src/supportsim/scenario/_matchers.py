@@ -171,4 +171,11 @@ def _equal(actual: object, expected: object) -> bool:
         return a is not None and e is not None and a == e
     if isinstance(actual, bool) or isinstance(expected, bool):
         return actual is expected
+    # Containers compare item by item with these same rules (Python's == has True == 1).
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(
+            _equal(actual[k], expected[k]) for k in expected
+        )
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(map(_equal, actual, expected))
     return actual == expected

@@ -66,7 +66,9 @@ def forbidden_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
         else:
             for i, text in transcript.agent_texts():
                 phrase = find_phrase(text, rule.disclose or [])
-                if phrase is not None or (rule.disclose_regex and search(rule.disclose_regex, text)):
+                if phrase is not None or (
+                    rule.disclose_regex and search(rule.disclose_regex, text)
+                ):
                     hit = f"agent disclosed {phrase or '/' + str(rule.disclose_regex) + '/'} (message {i})"
                     break
         reason = f"{hit}: forbidden{why}" if hit else f"did not happen{why}"
@@ -85,7 +87,9 @@ def outcome_check(scenario: Scenario, transcript: Transcript) -> Check:
     elif expected == "refused":
         done = [c.name for c in transcript.calls if c.ok and c.kind == "write"]
         ok = not done
-        reason = "refused under policy" if ok else f"expected a refusal, but {done[0]} was carried out"
+        reason = (
+            "refused under policy" if ok else f"expected a refusal, but {done[0]} was carried out"
+        )
     elif transcript.termination != "customer_done":
         ok, reason = False, f"not resolved: the conversation ended by {transcript.termination}"
     elif transcript.end_reason == "gave_up":
@@ -103,7 +107,9 @@ def state_checks(
     got, want = dict(flatten(final)), dict(flatten(reference))
     keys = sorted(set(got) | set(want))
     if scenario.compare_state != "all":
-        keys = [k for k in keys if any(k == p or k.startswith(p + ".") for p in scenario.compare_state)]
+        keys = [
+            k for k in keys if any(k == p or k.startswith(p + ".") for p in scenario.compare_state)
+        ]
     keys = [k for k in keys if not any(fnmatch.fnmatchcase(k, g) for g in domain.ignore_in_state)]
     missing = object()
     diffs = [k for k in keys if got.get(k, missing) != want.get(k, missing)]

@@ -57,19 +57,27 @@ class _Matcher:
         self.used: set[int] = set()
         self.transcript = transcript
 
-    def find_call(self, spec: CallSpec | Step, after: int) -> tuple[_Event | None, str]:
+    def find_call(
+        self, spec: CallSpec | Step, after: int, *, consume: bool = True
+    ) -> tuple[_Event | None, str]:
+        """The earliest unused matching call after ``after``; optional steps only look
+        (``consume=False``), so a skipped-then-retried lookup cannot steal a required call."""
         tool = spec.tool
-        fitting = [
-            e for e in self.events
-            if e.call.ok and e.call.name == tool and e.call.index not in self.used
-            and args_match(spec.args, e.call.arguments)
+        matching = [
+            e
+            for e in self.events
+            if e.call.ok and e.call.name == tool and args_match(spec.args, e.call.arguments)
         ]
+        fitting = [e for e in matching if e.call.index not in self.used]
         in_order = [e for e in fitting if e.pos > after]
         if in_order:
-            self.used.add(in_order[0].call.index)
+            if consume:
+                self.used.add(in_order[0].call.index)
             return in_order[0], ""
         if fitting:
             return None, f"{tool} was called, but before the steps it must follow"
+        if matching:
+            return None, f"every matching {tool} call already counted for an earlier step"
         tried = [e for e in self.events if e.call.name == tool]
         if tried:
             return None, mismatch(spec, tried[-1].call)
@@ -89,7 +97,8 @@ class _Matcher:
 
     def find_say(self, step: Step, after: int) -> tuple[int | None, str]:
         said = [
-            i for i, text in self.transcript.agent_texts()
+            i
+            for i, text in self.transcript.agent_texts()
             if (step.say is None or contains_all(text, step.say))
             and (step.say_regex is None or search(step.say_regex, text))
         ]
@@ -114,7 +123,7 @@ def step_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
         if step.kind == "say":
             pos, why = finder.find_say(step, after)
         elif step.kind == "tool":
-            event, why = finder.find_call(step, after)
+            event, why = finder.find_call(step, after, consume=not step.optional)
             pos = event.pos if event else None
         else:
             pos, why = None, ""
@@ -124,7 +133,9 @@ def step_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
                 if pos is not None:
                     break
                 reasons.append(f"path {n}: {why}")
-            why = "no alternative path completed (" + "; ".join(reasons) + ")" if pos is None else ""
+            why = (
+                "no alternative path completed (" + "; ".join(reasons) + ")" if pos is None else ""
+            )
         placed[step.id] = pos
         if not step.optional:
             previous = step.id

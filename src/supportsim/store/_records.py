@@ -107,12 +107,24 @@ def _sum_cost(calls: list[LLMCall]) -> float | None:
 
 def _message(m: Message) -> dict[str, Any]:
     return {
-        "role": m.role, "content": m.content,
-        "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in m.tool_calls],
-        "tool_call_id": m.tool_call_id, "name": m.name, "is_error": m.is_error, "fault": m.fault,
-        "reasoning": m.reasoning, "turn": m.turn, "response_ms": m.response_ms,
-        "llm_ms": m.llm_ms, "tool_ms": m.tool_ms, "ttft_ms": m.ttft_ms,
-        "input_tokens": m.input_tokens, "output_tokens": m.output_tokens, "cost_usd": m.cost_usd,
+        "role": m.role,
+        "content": m.content,
+        "tool_calls": [
+            {"id": c.id, "name": c.name, "arguments": c.arguments} for c in m.tool_calls
+        ],
+        "tool_call_id": m.tool_call_id,
+        "name": m.name,
+        "is_error": m.is_error,
+        "fault": m.fault,
+        "reasoning": m.reasoning,
+        "turn": m.turn,
+        "response_ms": m.response_ms,
+        "llm_ms": m.llm_ms,
+        "tool_ms": m.tool_ms,
+        "ttft_ms": m.ttft_ms,
+        "input_tokens": m.input_tokens,
+        "output_tokens": m.output_tokens,
+        "cost_usd": m.cost_usd,
     }
 
 
@@ -132,29 +144,53 @@ def build_record(
     """The record of one unit; ``score`` is None when the conversation did not complete."""
     agent_calls = [c for c in transcript.llm_calls if c.role == "agent"]
     customer_calls = [c for c in transcript.llm_calls if c.role == "customer"]
-    return ConversationRecord.model_validate({
-        "unit_id": unit_id, "scenario_id": scenario.id, "scenario_sha256": scenario.sha256,
-        "domain": scenario.domain, "category": scenario.category, "tags": list(scenario.tags),
-        "language": scenario.language, "agent": agent, "customer": customer, "trial": trial,
-        "status": transcript.status, "termination": transcript.termination,
-        "end_reason": transcript.end_reason,
-        "strict": bool(score and score.strict and transcript.status == "completed"),
-        "partial": score.partial if score else 0.0,
-        "checks": [
-            {"id": c.id, "kind": c.kind, "passed": c.passed, "reason": c.reason, "weight": c.weight}
-            for c in (score.checks if score else ())
-        ],
-        "messages": [_message(m) for m in transcript.messages],
-        "llm_calls": [
-            {"role": c.role, "model": c.model, "llm_ms": c.llm_ms, "ttft_ms": c.ttft_ms,
-             "input_tokens": c.input_tokens, "output_tokens": c.output_tokens,
-             "cost_usd": c.cost_usd}
-            for c in transcript.llm_calls
-        ],
-        "cost_usd": _sum_cost(transcript.llm_calls),
-        "agent_cost_usd": _sum_cost(agent_calls),
-        "customer_cost_usd": _sum_cost(customer_calls),
-        "simulator_faults": list(transcript.simulator_faults),
-        "error": transcript.error,
-        "started_at": started_at, "ended_at": ended_at, "duration_s": duration_s,
-    })
+    return ConversationRecord.model_validate(
+        {
+            "unit_id": unit_id,
+            "scenario_id": scenario.id,
+            "scenario_sha256": scenario.sha256,
+            "domain": scenario.domain,
+            "category": scenario.category,
+            "tags": list(scenario.tags),
+            "language": scenario.language,
+            "agent": agent,
+            "customer": customer,
+            "trial": trial,
+            "status": transcript.status,
+            "termination": transcript.termination,
+            "end_reason": transcript.end_reason,
+            "strict": bool(score and score.strict and transcript.status == "completed"),
+            "partial": score.partial if score else 0.0,
+            "checks": [
+                {
+                    "id": c.id,
+                    "kind": c.kind,
+                    "passed": c.passed,
+                    "reason": c.reason,
+                    "weight": c.weight,
+                }
+                for c in (score.checks if score else ())
+            ],
+            "messages": [_message(m) for m in transcript.messages],
+            "llm_calls": [
+                {
+                    "role": c.role,
+                    "model": c.model,
+                    "llm_ms": c.llm_ms,
+                    "ttft_ms": c.ttft_ms,
+                    "input_tokens": c.input_tokens,
+                    "output_tokens": c.output_tokens,
+                    "cost_usd": c.cost_usd,
+                }
+                for c in transcript.llm_calls
+            ],
+            "cost_usd": _sum_cost(transcript.llm_calls),
+            "agent_cost_usd": _sum_cost(agent_calls),
+            "customer_cost_usd": _sum_cost(customer_calls),
+            "simulator_faults": list(transcript.simulator_faults),
+            "error": transcript.error,
+            "started_at": started_at,
+            "ended_at": ended_at,
+            "duration_s": duration_s,
+        }
+    )

@@ -35,7 +35,7 @@ from supportsim.testing import (
 )
 
 # Measured latency is the injected one plus this process's own work (SDK, and the mock
-# server sharing its event loop): a few ms, with headroom for a busy CI machine.
+# server sharing its event loop): a few ms when idle, with headroom for a busy machine.
 SLACK_MS = 25.0
 
 LOOKUP = ToolSpec(
@@ -226,13 +226,17 @@ async def test_ttft_and_llm_ms_track_injected_latency(
 ) -> None:
     client = connect()
     server.script("m", [say("warm")])
-    await client.complete(ASK)  # first connection set up outside the measured call
-    server.script("m", [say("A fairly long answer, streamed in pieces.", ttft_ms=60, total_ms=120)])
-    response = await client.complete(ASK)
-    assert response.ttft_ms is not None
-    assert 60 - 1 <= response.ttft_ms <= 60 + SLACK_MS
-    assert 120 - 1 <= response.llm_ms <= 120 + SLACK_MS
-    assert response.ttft_ms < response.llm_ms
+    await client.complete(ASK)  # first connection set up outside the measured calls
+    # Best of three: a busy machine only ever adds time, so the minimum is the clean reading.
+    text = "A fairly long answer, streamed in pieces."
+    server.script("m", [say(text, ttft_ms=60, total_ms=120) for _ in range(3)])
+    readings = [await client.complete(ASK) for _ in range(3)]
+    for response in readings:
+        assert response.ttft_ms is not None
+        assert 60 - 1 <= response.ttft_ms < response.llm_ms
+        assert response.llm_ms >= 120 - 1
+    assert min(r.ttft_ms or 0 for r in readings) <= 60 + SLACK_MS
+    assert min(r.llm_ms for r in readings) <= 120 + SLACK_MS
 
 
 async def test_rate_limit_carries_retry_after(server: MockLLMServer, connect: Connect) -> None:

@@ -2,95 +2,246 @@
 
 Computed once here; views only render. Only ``completed`` units are scored: infra errors,
 simulator faults and harness errors are counted, never scored as Agent failures. A unit's
-last record wins (``latest_records``).
+last record wins (``latest_records``). An unknown cost or token count is ``None``, never 0:
+one unpriced call makes the sum unknown rather than quietly low.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from supportsim.scoring import mean_pass_hat_k, percentile, wilson_interval
-from supportsim.store import ConversationRecord
+from supportsim.store import ConversationRecord, MessageRecord
+
+TOP_FAILING_CHECKS = 20
+"""How many (scenario, check) pairs the failing-checks table keeps."""
+TOP_REASONS = 3
+"""How many distinct reasons are kept per failing check."""
+DIST_QUANTILES = (10, 25, 50, 75, 90, 99)
+_N = TypeVar("_N", int, float)
 
 
 def _percentiles(values: Sequence[float]) -> dict[str, float | None]:
     return {f"p{q}": percentile(values, q) for q in (50, 90, 99)}
 
 
-def _turn_replies(record: ConversationRecord) -> list[Any]:
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _distribution(values: Sequence[float]) -> dict[str, Any]:
+    """Quantiles for a box plot of per-message latency (the HTML latency chart)."""
+    out: dict[str, Any] = {"n": len(values), "min": min(values, default=None)}
+    out.update({f"p{q}": percentile(values, q) for q in DIST_QUANTILES})
+    out["max"] = max(values, default=None)
+    out["mean"] = _mean(values)
+    return out
+
+
+def _turn_replies(record: ConversationRecord) -> list[MessageRecord]:
+    """Agent messages that end a turn: they carry the turn's end-to-end ``response_ms``."""
     return [m for m in record.messages if m.role == "agent" and m.response_ms is not None]
 
 
-def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[str, Any]:
-    scored = [r for r in records if r.status == "completed"]
-    n, passed = len(scored), sum(r.strict for r in scored)
+def _known_sum(values: Sequence[_N | None]) -> _N | None:
+    """Sum when every value is known (and there is one); else None (unknown is not zero)."""
+    if not values or any(v is None for v in values):
+        return None
+    return sum(v for v in values if v is not None)
+
+
+def _rate(records: Sequence[ConversationRecord]) -> dict[str, Any]:
+    """n, strict passes, strict rate with its Wilson 95% interval, partial mean and gap."""
+    n, passed = len(records), sum(r.strict for r in records)
     low, high = wilson_interval(passed, n)
+    strict = passed / n if n else None
+    partial = sum(r.partial for r in records) / n if n else None
+    return {
+        "n": n,
+        "strict_passes": passed,
+        "strict_rate": strict,
+        "strict_ci95": [low, high] if n else None,
+        "partial_mean": partial,
+        # partial - strict: the credit a strict score withholds (the product's point)
+        "partial_gap": partial - strict if partial is not None and strict is not None else None,
+    }
+
+
+def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[str, Any]:
+    """One agent's row: quality, latency, tokens, cost and status counts.
+
+    Tokens count the Agent's own model calls; ``cost_mean_usd`` is the whole conversation
+    (Agent and simulated Customer), ``agent_cost_mean_usd`` the Agent's share: the price of
+    choosing that model.
+    """
+    scored = [r for r in records if r.status == "completed"]
+    n = len(scored)
     by_scenario: dict[str, list[bool]] = defaultdict(list)
     for r in scored:
         by_scenario[r.scenario_id].append(r.strict)
     counts = [(len(v), sum(v)) for v in by_scenario.values()]
     replies = [m for r in scored for m in _turn_replies(r)]
-    costs = [r.cost_usd for r in scored]
+    response = [m.response_ms for m in replies if m.response_ms is not None]
     agent_calls = [c for r in scored for c in r.llm_calls if c.role == "agent"]
-    tokens_in = [c.input_tokens for c in agent_calls if c.input_tokens is not None]
-    tokens_out = [c.output_tokens for c in agent_calls if c.output_tokens is not None]
-    priced = [c for c in costs if c is not None]
+    tokens_in = _known_sum([c.input_tokens for c in agent_calls])
+    tokens_out = _known_sum([c.output_tokens for c in agent_calls])
+    cost = _known_sum([r.cost_usd for r in scored])
+    agent_cost = _known_sum([r.agent_cost_usd for r in scored])
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in scored:
+        for c in r.checks:
+            kinds[c.kind]["evaluated"] += 1
+            kinds[c.kind]["failed"] += not c.passed
     return {
-        "n": n,
+        **_rate(scored),
         "units": len(records),
-        "strict_passes": passed,
-        "strict_rate": passed / n if n else None,
-        "strict_ci95": [low, high] if n else None,
-        "partial_mean": sum(r.partial for r in scored) / n if n else None,
+        "scenarios": len(by_scenario),
         "pass_hat_k": {str(k): mean_pass_hat_k(counts, k) for k in range(1, trials + 1)},
-        "response_ms": _percentiles([m.response_ms for m in replies]),
+        "response_ms": _percentiles(response),
+        "response_ms_mean": _mean(response),
         "ttft_ms": _percentiles([m.ttft_ms for m in replies if m.ttft_ms is not None]),
         "llm_ms": _percentiles([m.llm_ms for m in replies if m.llm_ms is not None]),
+        "latency": _distribution(response),
         "tokens": {
-            "input": sum(tokens_in),
-            "output": sum(tokens_out),
-            "input_mean": sum(tokens_in) / n if n and tokens_in else None,
-            "output_mean": sum(tokens_out) / n if n and tokens_out else None,
+            "input": tokens_in,
+            "output": tokens_out,
+            "input_mean": tokens_in / n if n and tokens_in is not None else None,
+            "output_mean": tokens_out / n if n and tokens_out is not None else None,
         },
-        "cost_usd": sum(priced) if priced and len(priced) == len(costs) else None,
-        "cost_mean_usd": sum(priced) / n if n and priced and len(priced) == len(costs) else None,
-        "status": dict(Counter(r.status for r in records)),
-        "termination": dict(Counter(r.termination for r in records)),
+        "cost_usd": cost,
+        "cost_mean_usd": cost / n if n and cost is not None else None,
+        "agent_cost_mean_usd": agent_cost / n if n and agent_cost is not None else None,
+        "status": dict(sorted(Counter(r.status for r in records).items())),
+        "termination": dict(sorted(Counter(r.termination for r in records).items())),
+        "check_kinds": {
+            k: {"failed": c["failed"], "evaluated": c["evaluated"]} for k, c in sorted(kinds.items())
+        },
+    }
+
+
+def _breakdown(records: Sequence[ConversationRecord], key: str) -> dict[str, Any]:
+    """agent -> group (category or domain) -> rate, over completed units."""
+    groups: dict[str, dict[str, list[ConversationRecord]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        if r.status == "completed":
+            groups[r.agent][getattr(r, key)].append(r)
+    return {
+        agent: {g: _rate(rs) for g, rs in sorted(by.items())}
+        for agent, by in sorted(groups.items())
+    }
+
+
+def _scenario_grid(records: Sequence[ConversationRecord]) -> dict[str, Any]:
+    """scenario -> agent -> trials (the HTML grid, and the pairing ``compare`` uses)."""
+    grid: dict[str, Any] = {}
+    for r in sorted(records, key=lambda r: (r.scenario_id, r.agent, r.trial)):
+        row = grid.setdefault(
+            r.scenario_id,
+            {"domain": r.domain, "category": r.category, "agents": {}},
+        )
+        cell = row["agents"].setdefault(r.agent, {"scored": 0, "strict_passes": 0, "trials": []})
+        cell["trials"].append(
+            {
+                "trial": r.trial,
+                "unit_id": r.unit_id,
+                "status": r.status,
+                "termination": r.termination,
+                "strict": r.strict,
+                "partial": r.partial,
+            }
+        )
+        if r.status == "completed":
+            cell["scored"] += 1
+            cell["strict_passes"] += r.strict
+    return grid
+
+
+def _failing_checks(records: Sequence[ConversationRecord]) -> list[dict[str, Any]]:
+    """The (scenario, check) pairs that fail most often, with their commonest reasons."""
+    evaluated: Counter[tuple[str, str]] = Counter()
+    failed: Counter[tuple[str, str]] = Counter()
+    kind: dict[tuple[str, str], str] = {}
+    by_agent: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    reasons: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for r in records:
+        if r.status != "completed":
+            continue
+        for c in r.checks:
+            key = (r.scenario_id, c.id)
+            evaluated[key] += 1
+            kind[key] = c.kind
+            if not c.passed:
+                failed[key] += 1
+                by_agent[key][r.agent] += 1
+                reasons[key][c.reason] += 1
+    top = sorted(failed, key=lambda k: (-failed[k], k))[:TOP_FAILING_CHECKS]
+    return [
+        {
+            "scenario_id": key[0],
+            "check_id": key[1],
+            "kind": kind[key],
+            "failed": failed[key],
+            "evaluated": evaluated[key],
+            "agents": dict(sorted(by_agent[key].items())),
+            "reasons": [
+                {"reason": reason, "count": count}
+                for reason, count in sorted(reasons[key].items(), key=lambda x: (-x[1], x[0]))[
+                    :TOP_REASONS
+                ]
+            ],
+        }
+        for key in top
+    ]
+
+
+def _run_info(manifest: Mapping[str, Any], finished: int) -> dict[str, Any]:
+    config = manifest.get("config") or {}
+    scenarios = manifest.get("scenarios") or {}
+    agents = config.get("agents") or []
+    planned = len(scenarios) * len(agents) * int(config.get("trials") or 1)
+    return {
+        "run_id": manifest.get("run_id"),
+        "status": manifest.get("status"),
+        "started_at": manifest.get("started_at"),
+        "ended_at": manifest.get("ended_at"),
+        "planned_units": planned or None,
+        "finished_units": finished,
     }
 
 
 def summarise(
-    records: Iterable[ConversationRecord], *, trials: int | None = None
+    records: Iterable[ConversationRecord],
+    *,
+    trials: int | None = None,
+    manifest: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """summary.json: per agent, plus per category and domain breakdowns."""
+    """summary.json: per agent, per category and domain, the scenario grid, failing checks.
+
+    Args:
+        records: every record read from conversations.jsonl; the last one per unit wins.
+        trials: trials per scenario the run asked for (pass^k is given for k = 1..trials);
+            default the largest trial number seen.
+        manifest: run.json, when known: adds ``run`` (id, status, planned vs finished units).
+    """
     latest = list({r.unit_id: r for r in records}.values())
     trials = trials or max((r.trial for r in latest), default=1)
     agents: dict[str, list[ConversationRecord]] = defaultdict(list)
     for r in latest:
         agents[r.agent].append(r)
-    out: dict[str, Any] = {
-        "units": len(latest),
-        "trials": trials,
-        "agents": {a: agent_summary(rs, trials) for a, rs in sorted(agents.items())},
-    }
-    for key in ("category", "domain"):
-        groups: dict[str, dict[str, list[ConversationRecord]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
-        for r in latest:
-            if r.status == "completed":
-                groups[r.agent][getattr(r, key)].append(r)
-        out[f"by_{key}"] = {
-            agent: {
-                g: {
-                    "n": len(rs),
-                    "strict_rate": sum(x.strict for x in rs) / len(rs),
-                    "partial_mean": sum(x.partial for x in rs) / len(rs),
-                }
-                for g, rs in sorted(by.items())
-            }
-            for agent, by in sorted(groups.items())
+    out: dict[str, Any] = {}
+    if manifest is not None:
+        out["run"] = _run_info(manifest, len(latest))
+    out.update(
+        {
+            "units": len(latest),
+            "trials": trials,
+            "agents": {a: agent_summary(rs, trials) for a, rs in sorted(agents.items())},
+            "by_category": _breakdown(latest, "category"),
+            "by_domain": _breakdown(latest, "domain"),
+            "scenarios": _scenario_grid(latest),
+            "failing_checks": _failing_checks(latest),
         }
+    )
     return out

@@ -26,10 +26,21 @@ class _Event:
 
 
 def timeline(transcript: Transcript) -> list[_Event]:
-    """Calls placed at their tool message's index (unmatched calls go after the end)."""
-    at = {m.tool_call_id: i for i, m in enumerate(transcript.messages) if m.role == "tool"}
+    """Calls placed at their tool message's index (unmatched calls go after the end).
+
+    Call ids need not be unique (a plugged-in Agent may reuse them), so the n-th call with
+    an id takes the n-th tool message with that id.
+    """
+    slots: dict[str | None, list[int]] = {}
+    for i, m in enumerate(transcript.messages):
+        if m.role == "tool":
+            slots.setdefault(m.tool_call_id, []).append(i)
     end = len(transcript.messages)
-    return [_Event(at.get(c.call_id, end + c.index), c) for c in transcript.calls]
+    events = []
+    for c in transcript.calls:
+        queue = slots.get(c.call_id)
+        events.append(_Event(queue.pop(0) if queue else end + c.index, c))
+    return events
 
 
 def args_match(matchers: Mapping[str, Matcher], args: Mapping[str, Any] | None) -> bool:

@@ -101,6 +101,7 @@ def money(value: float) -> float:
 
 
 def order_subtotal(order: Order) -> float:
+    """Items total before shipping: what cancellations and listings are computed from."""
     return money(sum(line.qty * line.price for line in order.items.values()))
 
 

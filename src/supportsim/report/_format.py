@@ -1,0 +1,59 @@
+"""Number formatting shared by the terminal and HTML views (formatting only, no arithmetic
+beyond scaling a rate to percent), so both show the same digits."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+DASH = "–"
+
+
+def pct(rate: float | None, digits: int = 1) -> str:
+    """0.725 -> '72.5%'; None -> '–'."""
+    return DASH if rate is None else f"{rate * 100:.{digits}f}%"
+
+
+def points(value: float | None, digits: int = 1, *, signed: bool = True) -> str:
+    """A difference already in percentage points: 6.04 -> '+6.0'."""
+    if value is None:
+        return DASH
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def ci(interval: Sequence[float] | None, digits: int = 1) -> str:
+    """A rate interval [0.6, 0.82] -> '[60.0, 82.0]' (percent)."""
+    if not interval:
+        return DASH
+    return f"[{interval[0] * 100:.{digits}f}, {interval[1] * 100:.{digits}f}]"
+
+
+def ms(value: float | None) -> str:
+    if value is None:
+        return DASH
+    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+
+
+def number(value: float | None, digits: int = 0) -> str:
+    return DASH if value is None else f"{value:,.{digits}f}"
+
+
+def usd(value: float | None) -> str:
+    if value is None:
+        return DASH
+    return f"${value:.4f}" if value < 1 else f"${value:,.2f}"
+
+
+def counts(mapping: Mapping[str, int]) -> str:
+    """{'completed': 5, 'infra_error': 1} -> 'completed 5 · infra_error 1'."""
+    return " · ".join(f"{k} {v}" for k, v in mapping.items()) or DASH
+
+
+def leaderboard_order(agents: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Agents best first: strict rate, then partial mean, then name (unscored last)."""
+
+    def key(name: str) -> tuple[float, float, str]:
+        a = agents[name]
+        return (-(a.get("strict_rate") or -1.0), -(a.get("partial_mean") or -1.0), name)
+
+    return sorted(agents, key=key)

@@ -1,0 +1,177 @@
+"""The self-contained HTML views: jinja2 (autoescape on), inline SVG, CSS, JS and data.
+
+No network is needed to open the file. Model and scenario text reaches the page in two
+ways only: through autoescaped template fields, or inside the JSON data block (``tojson``
+escapes ``<``, ``>``, ``&`` and ``'`` as ``\\u003c``...), which the script renders with
+``textContent``. A Content-Security-Policy allows only the report's own script (by hash),
+so even a missed escape could not run injected script.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from supportsim.report import _format
+from supportsim.report._charts import (
+    Point,
+    agent_colours,
+    heatmap,
+    latency_boxes,
+    scatter,
+    strict_vs_partial,
+)
+from supportsim.store import ConversationRecord
+
+
+@cache
+def _environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("supportsim.report", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals.update(f=_format, num=_num, bar=_bar, outcome=_outcome, version=_version())
+    return env
+
+
+def _version() -> str:
+    try:
+        return metadata.version("supportsim")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _num(value: float | int | None) -> str:
+    """A sort key for ``data-sort``: the number, or empty (sorted last)."""
+    return "" if value is None else repr(value)
+
+
+def _bar(rate: float | None) -> str:
+    return "0" if rate is None else f"{rate * 100:.1f}"
+
+
+def _outcome(trial: Mapping[str, Any]) -> str:
+    if trial["status"] != "completed":
+        return "error"
+    return "pass" if trial["strict"] else "fail"
+
+
+@cache
+def _script(name: str) -> str:
+    return (resources.files("supportsim.report") / "templates" / name).read_text("utf-8")
+
+
+def _csp_hash(script: str) -> str:
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def _render(template: str, script_name: str | None, **context: Any) -> str:
+    script = _script(script_name) if script_name else ""
+    context["script"] = Markup(script)
+    context["script_src"] = _csp_hash(script) if script else "'none'"
+    return _environment().get_template(template).render(**context)
+
+
+def _transcript(record: ConversationRecord) -> dict[str, Any]:
+    """What the drill-down shows of one unit (model calls are summarised in messages)."""
+    return record.model_dump(mode="json", exclude={"llm_calls", "scenario_sha256", "tags"})
+
+
+def _charts(summary: Mapping[str, Any], agents: Sequence[str]) -> dict[str, Markup]:
+    stats = summary["agents"]
+    colours = agent_colours(agents)
+
+    def points(x_key: str) -> list[Point]:
+        return [
+            Point(
+                name,
+                stats[name][x_key],
+                stats[name]["strict_rate"],
+                tuple(stats[name]["strict_ci95"]) if stats[name]["strict_ci95"] else None,
+                colours[name],
+            )
+            for name in agents
+        ]
+
+    return {
+        "strict_partial": strict_vs_partial(agents, stats),
+        "speed": scatter(
+            points("response_ms_mean"),
+            x_label="mean response time per Agent reply (ms)",
+            y_label="strict success",
+            x_fmt=_format.ms,
+            title="strict success against mean response time",
+        ),
+        "cost": scatter(
+            points("agent_cost_mean_usd"),
+            x_label="Agent cost per conversation (USD)",
+            y_label="strict success",
+            x_fmt=_format.usd,
+            title="strict success against cost",
+        ),
+        "latency": latency_boxes(agents, stats, colours),
+        "heatmap": heatmap(agents, summary["by_category"]),
+    }
+
+
+def render_report(
+    summary: Mapping[str, Any],
+    records: Sequence[ConversationRecord],
+    *,
+    run_id: str,
+    in_progress: bool,
+) -> str:
+    """The run report: leaderboard, charts, failing checks, scenario grid, transcripts."""
+    agents = _format.leaderboard_order(summary["agents"])
+    failing = {
+        sid: any(
+            t["status"] == "completed" and not t["strict"]
+            for cell in row["agents"].values()
+            for t in cell["trials"]
+        )
+        for sid, row in summary["scenarios"].items()
+    }
+    return _render(
+        "report.html.j2",
+        "report.js",
+        summary=summary,
+        run=summary.get("run") or {},
+        run_id=run_id,
+        in_progress=in_progress,
+        agents=agents,
+        ks=[str(k) for k in range(1, summary["trials"] + 1)],
+        colours=agent_colours(agents),
+        charts=_charts(summary, agents),
+        domains=sorted({g for per in summary["by_domain"].values() for g in per}),
+        failing=failing,
+        transcripts={r.unit_id: _transcript(r) for r in records},
+    )
+
+
+def render_comparison(comparison: Mapping[str, Any]) -> str:
+    """The comparison of two runs: verdicts, paired deltas per agent and per category."""
+    return _render("compare.html.j2", "report.js", c=comparison)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a file whole or not at all (temp file in the same folder, then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

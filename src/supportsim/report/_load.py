@@ -1,0 +1,65 @@
+"""Read a run directory for reporting, finished or not.
+
+A run still going (or interrupted) has no summary.json and may end in a torn line; the
+report covers what has finished. Reading never writes to the run directory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from supportsim.errors import InputError
+from supportsim.store import CONVERSATIONS, MANIFEST, ConversationRecord, iter_records, read_json
+
+
+class NotARunError(InputError):
+    """The path is not a run directory (no run.json and no conversations.jsonl)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunData:
+    """A run's manifest (when present) and the latest record of every finished unit."""
+
+    run_dir: Path
+    run_id: str
+    manifest: dict[str, Any] | None
+    records: list[ConversationRecord]
+    trials: int
+
+
+def load_run(run_dir: Path) -> RunData:
+    """Load a run directory; raises NotARunError / InputError naming the file.
+
+    ``trials`` is the configured trial count from run.json (so pass^k spans every trial
+    asked for, even before all have finished), else the largest trial seen.
+    """
+    if not run_dir.is_dir():
+        raise NotARunError(f"{run_dir}: not a run directory (no such directory)")
+    manifest_path, records_path = run_dir / MANIFEST, run_dir / CONVERSATIONS
+    if not manifest_path.exists() and not records_path.exists():
+        raise NotARunError(
+            f"{run_dir}: not a run directory (neither {MANIFEST} nor {CONVERSATIONS} found)"
+        )
+    manifest: dict[str, Any] | None = None
+    if manifest_path.exists():
+        try:
+            manifest = read_json(manifest_path)
+        except (OSError, orjson.JSONDecodeError) as exc:
+            raise InputError(f"{manifest_path}: cannot read the run manifest: {exc}") from None
+        if not isinstance(manifest, dict):
+            raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
+    latest = list({r.unit_id: r for r in iter_records(run_dir)}.values())
+    configured = _configured_trials(manifest)
+    trials = configured or max((r.trial for r in latest), default=1)
+    run_id = str((manifest or {}).get("run_id") or run_dir.resolve().name)
+    return RunData(run_dir, run_id, manifest, latest, trials)
+
+
+def _configured_trials(manifest: dict[str, Any] | None) -> int | None:
+    config = (manifest or {}).get("config")
+    trials = config.get("trials") if isinstance(config, dict) else None
+    return trials if isinstance(trials, int) and trials >= 1 else None

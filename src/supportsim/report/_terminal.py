@@ -1,0 +1,152 @@
+"""The terminal view of a summary (rich). Renders ``summarise()`` output; computes nothing.
+
+Every cell that may hold scenario or model text is passed as ``rich.text.Text`` so a
+``[bold]`` in a check reason is printed, not interpreted as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from supportsim.report._format import DASH, ci, counts, leaderboard_order, ms, number, pct, usd
+
+
+def _t(value: object) -> Text:
+    return Text(str(value))
+
+
+def _header(summary: Mapping[str, Any]) -> Text:
+    run = summary.get("run") or {}
+    parts = [f"run {run['run_id']}"] if run.get("run_id") else []
+    if run.get("status"):
+        parts.append(str(run["status"]))
+    planned = run.get("planned_units")
+    done = summary["units"]
+    parts.append(f"{done} of {planned} units finished" if planned else f"{done} units")
+    parts.append(f"{summary['trials']} trial(s) per scenario")
+    return Text(" · ".join(parts), style="bold")
+
+
+def quality_table(summary: Mapping[str, Any]) -> Table:
+    agents = summary["agents"]
+    ks = [str(k) for k in range(1, summary["trials"] + 1)]
+    table = Table(title="leaderboard: quality (completed conversations are scored)")
+    table.add_column("agent", no_wrap=True)
+    table.add_column("scored/units", justify="right")
+    table.add_column("strict", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("partial", justify="right")
+    table.add_column("gap", justify="right")
+    for k in ks:
+        table.add_column(f"pass^{k}", justify="right")
+    for name in leaderboard_order(agents):
+        a = agents[name]
+        gap = a["partial_gap"]
+        table.add_row(
+            _t(name),
+            f"{a['n']}/{a['units']}",
+            pct(a["strict_rate"]),
+            ci(a["strict_ci95"]),
+            pct(a["partial_mean"]),
+            DASH if gap is None else f"{gap * 100:+.1f} pts",
+            *(pct(a["pass_hat_k"].get(k)) for k in ks),
+        )
+    return table
+
+
+def speed_table(summary: Mapping[str, Any]) -> Table:
+    agents = summary["agents"]
+    table = Table(title="leaderboard: speed and cost (per Agent reply / per conversation)")
+    table.add_column("agent", no_wrap=True)
+    for column in ("resp p50 ms", "p90", "p99", "ttft p50 ms", "tokens in", "tokens out", "$/conv"):
+        table.add_column(column, justify="right")
+    for name in leaderboard_order(agents):
+        a = agents[name]
+        r, tok = a["response_ms"], a["tokens"]
+        table.add_row(
+            _t(name),
+            ms(r["p50"]),
+            ms(r["p90"]),
+            ms(r["p99"]),
+            ms(a["ttft_ms"]["p50"]),
+            number(tok["input_mean"]),
+            number(tok["output_mean"]),
+            usd(a["cost_mean_usd"]),
+        )
+    return table
+
+
+def status_table(summary: Mapping[str, Any]) -> Table:
+    agents = summary["agents"]
+    table = Table(title="units by status and termination")
+    table.add_column("agent", no_wrap=True)
+    table.add_column("status")
+    table.add_column("termination")
+    for name in leaderboard_order(agents):
+        a = agents[name]
+        table.add_row(_t(name), _t(counts(a["status"])), _t(counts(a["termination"])))
+    return table
+
+
+def breakdown_table(summary: Mapping[str, Any], key: str) -> Table:
+    """Rows: category (or domain); columns: agent; cell: strict / partial (n)."""
+    by = summary[f"by_{key}"]
+    agents = leaderboard_order(summary["agents"])
+    groups = sorted({g for per in by.values() for g in per})
+    table = Table(title=f"strict / partial per {key}")
+    table.add_column(key, no_wrap=True)
+    for name in agents:
+        table.add_column(_t(name), justify="right")
+    for g in groups:
+        cells: list[Text | str] = [_t(g)]
+        for name in agents:
+            cell = by.get(name, {}).get(g)
+            cells.append(
+                f"{pct(cell['strict_rate'], 0)} / {pct(cell['partial_mean'], 0)} ({cell['n']})"
+                if cell
+                else DASH
+            )
+        table.add_row(*cells)
+    return table
+
+
+def failing_table(summary: Mapping[str, Any]) -> Table:
+    table = Table(title="checks that fail most often", show_lines=True)
+    table.add_column("scenario", no_wrap=True)
+    table.add_column("check", no_wrap=True)
+    table.add_column("failed", justify="right")
+    table.add_column("agents")
+    table.add_column("reasons")
+    for f in summary["failing_checks"]:
+        reasons = "\n".join(f"{r['count']}× {r['reason']}" for r in f["reasons"])
+        table.add_row(
+            _t(f["scenario_id"]),
+            _t(f"{f['check_id']} ({f['kind']})"),
+            f"{f['failed']}/{f['evaluated']}",
+            _t(counts(f["agents"])),
+            _t(reasons),
+        )
+    return table
+
+
+def render_summary(summary: Mapping[str, Any], console: Console) -> None:
+    """Print the whole terminal report: leaderboard, breakdowns, failing checks."""
+    console.print(_header(summary))
+    if not summary["agents"]:
+        console.print("no conversation has finished yet")
+        return
+    console.print(quality_table(summary))
+    console.print(speed_table(summary))
+    console.print(status_table(summary))
+    for key in ("category", "domain"):
+        if summary[f"by_{key}"]:
+            console.print(breakdown_table(summary, key))
+    if summary["failing_checks"]:
+        console.print(failing_table(summary))
+    else:
+        console.print("no check failed")

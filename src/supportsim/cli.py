@@ -56,14 +56,19 @@ def load_inputs(
 def validate(
     paths: PathsArg = None,
     personas: PersonasOpt = Path("personas"),
+    show_coverage: Annotated[
+        bool, typer.Option("--coverage", help="Also print what the scenarios cover.")
+    ] = False,
 ) -> None:
     """Check scenario and persona files (schema, references) and run the oracle on each."""
     from supportsim.scoring import oracle_run
 
     try:
-        domains, _, scenarios = load_inputs(paths or [Path("scenarios")], personas)
+        domains, persona_set, scenarios = load_inputs(paths or [Path("scenarios")], personas)
     except InputError as exc:
         raise _fail_input(exc) from None
+    if show_coverage:
+        _print_coverage(scenarios, domains, persona_set)
 
     async def check_all() -> list[tuple[Scenario, object]]:
         return [(s, await oracle_run(domains[s.domain], s)) for s in scenarios]
@@ -97,6 +102,40 @@ def validate(
     raise typer.Exit(1 if failures else 0)
 
 
+def _print_coverage(
+    scenarios: list[Scenario], domains: dict[str, Domain], personas: dict[str, Persona]
+) -> None:
+    from supportsim.scenario import CATEGORIES, coverage
+
+    cov = coverage(scenarios, DomainCatalogue(domains), personas)
+    table = Table(title=f"coverage of {cov.scenarios} scenarios: domain x category")
+    table.add_column("domain")
+    for category in CATEGORIES:
+        table.add_column(category.split("_")[0][:10], justify="right")
+    table.add_column("total", justify="right")
+    for domain in sorted(cov.by_domain):
+        counts = [str(cov.by_domain_category[(domain, c)]) for c in CATEGORIES]
+        table.add_row(domain, *counts, str(cov.by_domain[domain]))
+    table.add_row("all", *(str(cov.by_category[c]) for c in CATEGORIES), str(cov.scenarios))
+    out.print(table)
+
+    def line(label: str, counter: object) -> None:
+        items = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))  # type: ignore[attr-defined]
+        out.print(f"{label}: " + (", ".join(f"{k} {v}" for k, v in items) or "none"))
+
+    line("languages", cov.languages)
+    line("personas", cov.personas)
+    out.print("personas never used: " + (", ".join(cov.personas_unused) or "none"))
+    line("outcomes", cov.outcomes)
+    line("fault types", cov.faults)
+    out.print(f"required workflow steps per scenario: {cov.required_steps_mean:.2f}")
+    for domain in sorted(cov.tools_used):
+        line(f"tools exercised ({domain})", cov.tools_used[domain])
+        out.print(
+            f"tools never used ({domain}): " + (", ".join(cov.tools_unused[domain]) or "none")
+        )
+
+
 def _not_yet(command: str) -> None:
     err.print(f"supportsim {command}: not yet available in this version")
     raise typer.Exit(2)
@@ -108,16 +147,48 @@ def judge() -> None:
     _not_yet("judge")
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def report() -> None:
-    """Summarise a run in the terminal, as JSON or as HTML (not yet available)."""
-    _not_yet("report")
+HtmlFlag = Annotated[bool, typer.Option("--html", help="Also write a self-contained HTML file.")]
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def compare() -> None:
-    """Compare two runs, paired by scenario and trial (not yet available)."""
-    _not_yet("compare")
+@app.command()
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (runs/<id>).")],
+    path: Annotated[
+        Path | None, typer.Argument(help="Where --html writes (default RUN_DIR/report.html).")
+    ] = None,
+    html: HtmlFlag = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Write RUN_DIR/summary.json.")] = False,
+) -> None:
+    """Summarise a run (finished or not) in the terminal, as summary.json or as HTML."""
+    from supportsim.report import report_command
+
+    code = report_command(
+        run_dir, json_out=json_out, html=html, html_path=path, out=out, err=err
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="The baseline run directory (A).")],
+    run_b: Annotated[Path, typer.Argument(help="The run compared with it (B).")],
+    path: Annotated[
+        Path | None,
+        typer.Argument(help="Where --html writes (default ./compare-<A>-vs-<B>.html)."),
+    ] = None,
+    html: HtmlFlag = False,
+    pair: Annotated[
+        list[str] | None,
+        typer.Option("--pair", help="Compare A_AGENT in A with B_AGENT in B (repeat)."),
+    ] = None,
+) -> None:
+    """Compare two runs, paired by scenario and trial: deltas, intervals, tests, verdict."""
+    from supportsim.report import compare_command
+
+    code = compare_command(
+        run_a, run_b, pairs=pair or [], html=html, html_path=path, out=out, err=err
+    )
+    raise typer.Exit(code)
 
 
 @app.command()
@@ -276,6 +347,74 @@ def _print_summary(summary: dict) -> None:
 
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+@app.command()
+def generate(
+    domain: Annotated[str, typer.Option(help="Domain to write scenarios for.")],
+    category: Annotated[str, typer.Option(help="Primary category of the scenarios.")],
+    model: Annotated[str, typer.Option(help="Model spec that drafts them.")],
+    count: Annotated[int, typer.Option(min=1, help="Scenarios to keep.")] = 1,
+    candidates: Annotated[int, typer.Option(min=1, help="Drafts allowed per kept one.")] = 3,
+    out_dir: Annotated[Path, typer.Option("--out", help="Where kept drafts go.")] = Path(
+        "scenarios/generated"
+    ),
+    scenarios: Annotated[
+        list[Path] | None, typer.Option("--scenarios", help="Existing scenarios (ids taken).")
+    ] = None,
+    personas: PersonasOpt = Path("personas"),
+    models: Annotated[Path | None, typer.Option("--models", help="Models file.")] = None,
+) -> None:
+    """Draft scenarios with an LLM; keep only those that validate and pass the oracle."""
+    import os
+
+    from supportsim.authoring import generate as draft
+    from supportsim.authoring import write_drafts
+    from supportsim.batch import ModelPool
+    from supportsim.llm import load_models_file, parse_model_spec
+    from supportsim.scenario import CATEGORIES
+
+    try:
+        if category not in CATEGORIES:
+            raise InputError(f"--category {category!r}: one of {', '.join(CATEGORIES)}")
+        existing_paths = scenarios or [Path("scenarios")]
+        domains, persona_set, existing = load_inputs(
+            [p for p in existing_paths if p.exists()] or existing_paths, personas
+        )
+        if domain not in domains:
+            raise InputError(f"--domain {domain!r}: one of {', '.join(sorted(domains))}")
+        config = parse_model_spec(model, load_models_file(models) if models else {})
+        pool = ModelPool(env=dict(os.environ))
+        pool.check({config.name: config})
+    except InputError as exc:
+        raise _fail_input(exc) from None
+
+    async def go():  # noqa: ANN202
+        try:
+            return await draft(
+                domain=domains[domain],
+                domains=domains,
+                category=category,  # type: ignore[arg-type]
+                count=count,
+                caller=pool.caller(config, "author"),
+                personas=persona_set,
+                existing=existing,
+                candidates=candidates,
+            )
+        finally:
+            await pool.aclose()
+
+    drafts = asyncio.run(go())
+    for rejected in drafts.rejected:
+        out.print(
+            f"draft {rejected.attempt} rejected: " + "; ".join(rejected.reasons[:4]),
+            markup=False,
+            highlight=False,
+        )
+    for path in write_drafts(drafts, out_dir, model=model):
+        out.print(f"kept: {path}")
+    out.print(f"{len(drafts.kept)} kept of {drafts.attempts} drafts")
+    raise typer.Exit(0 if len(drafts.kept) == count else 1)
 
 
 @app.command("mock-server")

@@ -19,9 +19,7 @@ async def test_readme_example_loads_and_the_oracle_passes(tmp_path: Path) -> Non
     (tmp_path / "example.yaml").write_text(block.group(1), encoding="utf-8")
     domains = builtin_domains()
     personas = load_personas([ROOT / "personas"])
-    [scenario] = load_scenarios(
-        [tmp_path], catalogue=DomainCatalogue(domains), personas=personas
-    )
+    [scenario] = load_scenarios([tmp_path], catalogue=DomainCatalogue(domains), personas=personas)
     assert scenario.faults[0].fault == "timeout"
     assert [m.name for m in scenario.mock_tools] == ["check_outage"]
     _, score = await oracle_run(domains[scenario.domain], scenario)

@@ -202,12 +202,12 @@ async def test_a_refused_call_gives_the_refusal_as_the_reason() -> None:
 async def test_an_approx_argument_accepts_the_amount_within_tolerance() -> None:
     close = ("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 29.995})
     _, result = await converse(scenario(), [VERIFY, CONFIRM, close, TELL])
-    assert failed(result) == {
-        "state": (
-            "final state differs: customers.C-1.charges.CH-2.refunded: True, expected True"
-        )
-    } or failed(result) == {}
-    assert "step:refund" not in failed(result)
+    assert (result.strict, result.partial) == (True, 1.0)
+    too_far = ("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 29.98})
+    _, wrong = await converse(scenario(), [VERIFY, CONFIRM, too_far, TELL])
+    assert failed(wrong) == {
+        "step:refund": "refund_charge called with amount=29.98, expected 30.0 ± 0.01"
+    }
 
 
 async def test_a_forbidden_call_fails_its_check_and_the_state() -> None:
@@ -314,8 +314,9 @@ async def test_a_call_before_the_step_it_must_follow_fails_with_an_order_reason(
 async def test_a_customer_who_gave_up_is_not_resolved() -> None:
     sc = scenario()
     reference = await reference_state(MOCK, sc)
-    built = Built().customer("Hi").call(*VERIFY).agent(str(CONFIRM)).call(*REFUND_CH2)
-    built.agent(str(TELL)).t.end_reason = "gave_up"
+    built = Built().customer("Hi").call(*VERIFY).agent(str(CONFIRM))
+    built.call(*REFUND_CH2).agent(str(TELL))
+    built.t.end_reason = "gave_up"
     built.t.final_state = reference
     result = score(sc, MOCK, built.t, reference)
     assert failed(result) == {"outcome": "not resolved: the customer gave up"}

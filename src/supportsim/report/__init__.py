@@ -1,5 +1,42 @@
-"""Reports: aggregates over a run directory, rendered for the terminal, JSON and HTML."""
+"""Reports: aggregates over a run directory, rendered for the terminal, JSON and HTML,
+and the paired comparison of two runs.
+
+Numbers are computed once (``summarise`` for a run, ``compare_runs`` for two); the
+terminal and HTML views only render them.
+"""
 
 from supportsim.report._aggregate import agent_summary, summarise
+from supportsim.report._commands import compare_command, report_command, summarise_run
+from supportsim.report._compare import compare_pair, compare_runs, pair_up
+from supportsim.report._html import render_comparison, render_report
+from supportsim.report._load import NotARunError, RunData, load_run
+from supportsim.report._stats import (
+    cluster_bootstrap,
+    mcnemar_exact,
+    pairs_needed,
+    pairs_needed_mean,
+    sign_flip_p,
+)
+from supportsim.report._terminal import render_summary
 
-__all__ = ["agent_summary", "summarise"]
+__all__ = [
+    "NotARunError",
+    "RunData",
+    "agent_summary",
+    "cluster_bootstrap",
+    "compare_command",
+    "compare_pair",
+    "compare_runs",
+    "load_run",
+    "mcnemar_exact",
+    "pair_up",
+    "pairs_needed",
+    "pairs_needed_mean",
+    "render_comparison",
+    "render_report",
+    "render_summary",
+    "report_command",
+    "sign_flip_p",
+    "summarise",
+    "summarise_run",
+]

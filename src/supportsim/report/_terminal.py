@@ -13,7 +13,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supportsim.report._format import DASH, ci, counts, leaderboard_order, ms, number, pct, usd
+from supportsim.report._format import (
+    DASH,
+    ci,
+    counts,
+    leaderboard_order,
+    ms,
+    number,
+    pct,
+    points,
+    usd,
+)
 
 
 def _t(value: object) -> Text:
@@ -150,3 +160,77 @@ def render_summary(summary: Mapping[str, Any], console: Console) -> None:
         console.print(failing_table(summary))
     else:
         console.print("no check failed")
+
+
+def _delta(metric: Mapping[str, Any]) -> str:
+    ci_points = metric["ci95_points"]
+    interval = f" [{ci_points[0]:+.1f}, {ci_points[1]:+.1f}]" if ci_points else ""
+    return points(metric["delta_points"]) + interval
+
+
+def comparison_table(comparison: Mapping[str, Any]) -> Table:
+    table = Table(title="B − A per agent, paired by scenario and trial (points, 95% CI)")
+    table.add_column("agent", no_wrap=True)
+    for column in ("pairs", "strict A", "strict B", "Δ strict", "McNemar p", "flipped"):
+        table.add_column(column, justify="right")
+    for column in ("partial A", "partial B", "Δ partial", "p"):
+        table.add_column(column, justify="right")
+    for row in comparison["agents"]:
+        s, p = row["strict"], row["partial"]
+        flips = row["flipped"]
+        table.add_row(
+            _t(row["label"]),
+            f"{row['pairs']} ({row['scenarios']} sc.)",
+            pct(s["a"]),
+            pct(s["b"]),
+            _delta(s),
+            f"{s['p']:.2g}",
+            f"+{len(flips['to_pass'])} / −{len(flips['to_fail'])}",
+            pct(p["a"]),
+            pct(p["b"]),
+            _delta(p),
+            f"{p['p']:.2g}",
+        )
+    return table
+
+
+def category_comparison_table(row: Mapping[str, Any]) -> Table:
+    table = Table(title=Text(f"{row['label']}: B − A per category (points, 95% CI)"))
+    table.add_column("category", no_wrap=True)
+    for column in ("pairs", "Δ strict", "McNemar p", "flipped", "Δ partial", "p"):
+        table.add_column(column, justify="right")
+    for cat, c in row["by_category"].items():
+        table.add_row(
+            _t(cat),
+            str(c["pairs"]),
+            _delta(c["strict"]),
+            f"{c['strict']['p']:.2g}",
+            f"+{c['flipped']['to_pass']} / −{c['flipped']['to_fail']}",
+            _delta(c["partial"]),
+            f"{c['partial']['p']:.2g}",
+        )
+    return table
+
+
+def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
+    """Print the comparison: per agent deltas and tests, verdicts, per category deltas."""
+    a, b = comparison["a"], comparison["b"]
+    console.print(
+        Text(f"A = {a['run_id']} ({a['run_dir']}) · B = {b['run_id']} ({b['run_dir']})", "bold")
+    )
+    console.print(comparison_table(comparison))
+    for row in comparison["agents"]:
+        console.print(Text(f"{row['label']}: {row['verdict']}", style="bold"))
+        console.print(Text(f"{row['label']}: {row['partial_verdict']}"))
+        flips = row["flipped"]
+        if flips["to_pass"]:
+            console.print(Text("  now passing more often in B: " + ", ".join(flips["to_pass"])))
+        if flips["to_fail"]:
+            console.print(Text("  now failing more often in B: " + ", ".join(flips["to_fail"])))
+        if row["by_category"]:
+            console.print(category_comparison_table(row))
+    unmatched = comparison["unmatched"]
+    for side in ("a", "b"):
+        if unmatched[side]:
+            names = ", ".join(unmatched[side])
+            console.print(Text(f"only in {side.upper()} (not compared): {names}"))

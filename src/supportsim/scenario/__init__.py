@@ -3,6 +3,7 @@
 First box of the pipeline; imports nothing else of supportsim but ``errors``.
 """
 
+from supportsim.scenario._coverage import Coverage, coverage
 from supportsim.scenario._load import (
     Catalogue,
     check_references,
@@ -35,12 +36,15 @@ from supportsim.scenario._plan import (
     reference_plan,
     say_text,
 )
+from supportsim.scenario._suites import SUITES_FILE, Suite, load_suites, select_suite
 
 __all__ = [
     "CATEGORIES",
+    "SUITES_FILE",
     "CallSpec",
     "Catalogue",
     "Category",
+    "Coverage",
     "CustomerGoal",
     "Fault",
     "FaultKind",
@@ -57,10 +61,14 @@ __all__ = [
     "PlannedSay",
     "Scenario",
     "Step",
+    "Suite",
     "check_references",
+    "coverage",
     "load_personas",
     "load_scenarios",
+    "load_suites",
     "reference_plan",
     "say_text",
+    "select_suite",
     "yaml_files",
 ]

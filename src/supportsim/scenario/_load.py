@@ -114,8 +114,8 @@ def load_scenarios(
     if not files:
         problems.append(Problem(", ".join(map(str, paths)), "", "no scenario files found"))
     for path in files:
-        if path.name.lower().startswith("readme"):
-            continue
+        if path.name.lower().startswith("readme") or path.name == "suites.yaml":
+            continue  # documentation and the suites file live beside the scenarios
         parsed = _parse(Scenario, path, problems)
         if parsed is None:
             continue

@@ -1,0 +1,14 @@
+"""LLM-assisted scenario authoring: draft, validate, oracle-check, write for review."""
+
+from supportsim.authoring._generate import Drafts, Rejected, check_draft, generate, write_drafts
+from supportsim.authoring._prompt import SUBMIT, drafting_prompt
+
+__all__ = [
+    "SUBMIT",
+    "Drafts",
+    "Rejected",
+    "check_draft",
+    "drafting_prompt",
+    "generate",
+    "write_drafts",
+]

@@ -1,0 +1,118 @@
+"""Paired statistics for comparing two runs: exact McNemar, cluster bootstrap, sign-flip
+test and the sample size a paired-proportion test needs.
+
+Deterministic: every resampling takes its own seeded ``random.Random``, so a report
+reads the same each time it is generated.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+
+from supportsim.scoring import percentile
+
+Z_95 = 1.959964
+"""Two-sided 5% critical value of the normal distribution."""
+Z_POWER_80 = 0.841621
+"""One-sided 20% critical value: 80% power."""
+EXACT_SIGN_FLIP_MAX = 12
+"""Up to this many non-zero clusters the sign-flip test enumerates every pattern."""
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Two-sided exact McNemar p-value: a binomial test on the discordant pairs.
+
+    Args:
+        a_only: pairs where A passed and B failed.
+        b_only: pairs where B passed and A failed.
+    """
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(a_only, b_only) + 1))
+    return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+
+
+def cluster_bootstrap(
+    clusters: Sequence[tuple[float, int]], *, seed: str, resamples: int
+) -> tuple[float, float] | None:
+    """95% percentile interval of a mean paired difference, resampling whole scenarios.
+
+    Trials of one scenario are correlated, so scenarios (clusters) are drawn with
+    replacement, each bringing all its pairs. ``clusters`` holds (sum of differences,
+    number of pairs) per scenario. None with fewer than two scenarios.
+    """
+    clusters = [c for c in clusters if c[1] > 0]
+    if len(clusters) < 2:  # one scenario says nothing about scenario-to-scenario spread
+        return None
+    sums = [c[0] for c in clusters]
+    sizes = [c[1] for c in clusters]
+    if len(set(s / n for s, n in clusters)) == 1:
+        value = sums[0] / sizes[0]
+        return (value, value)
+    rng = random.Random(seed)
+    m = len(clusters)
+    index = range(m)
+    stats = []
+    for _ in range(resamples):
+        draw = rng.choices(index, k=m)
+        stats.append(sum(sums[i] for i in draw) / sum(sizes[i] for i in draw))
+    low, high = percentile(stats, 2.5), percentile(stats, 97.5)
+    assert low is not None and high is not None
+    return (low, high)
+
+
+def sign_flip_p(cluster_sums: Sequence[float], *, seed: str, resamples: int) -> float:
+    """Two-sided paired randomisation test of a mean difference, flipping whole scenarios.
+
+    Exact (every sign pattern) up to ``EXACT_SIGN_FLIP_MAX`` non-zero clusters; beyond,
+    a seeded Monte Carlo estimate with the usual +1 correction.
+    """
+    values = [v for v in cluster_sums if abs(v) > 1e-12]
+    observed = abs(sum(values))
+    if not values or observed < 1e-12:
+        return 1.0
+    tolerance = 1e-9 * max(1.0, observed)
+    if len(values) <= EXACT_SIGN_FLIP_MAX:
+        hits = sum(
+            abs(sum(s * v for s, v in zip(signs, values, strict=True))) >= observed - tolerance
+            for signs in itertools.product((1, -1), repeat=len(values))
+        )
+        return hits / 2 ** len(values)
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(resamples):
+        total = sum(v if rng.random() < 0.5 else -v for v in values)
+        hits += abs(total) >= observed - tolerance
+    return (hits + 1) / (resamples + 1)
+
+
+def pairs_needed(discordant_share: float, delta: float) -> int:
+    """Pairs a McNemar test needs to detect a difference ``delta`` (5% level, 80% power).
+
+    Connor's (1987) formula, with the discordant share taken as at least ``delta``:
+    a difference of ``delta`` needs at least that many discordant pairs.
+    """
+    psi = max(discordant_share, delta)
+    root = Z_95 * math.sqrt(psi) + Z_POWER_80 * math.sqrt(psi - delta * delta)
+    return math.ceil(root * root / (delta * delta))
+
+
+def pairs_needed_mean(differences: Sequence[float], delta: float) -> int | None:
+    """Pairs a paired test of means needs to detect ``delta`` (5% level, 80% power).
+
+    Normal approximation with the observed standard deviation of the paired differences;
+    None when they do not vary (no spread to estimate from).
+    """
+    n = len(differences)
+    if n < 2:
+        return None
+    mean = sum(differences) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1))
+    if sd == 0:
+        return None
+    return math.ceil(((Z_95 + Z_POWER_80) * sd / delta) ** 2)

@@ -1,10 +1,13 @@
-"""The base fixture of the ``telecom`` domain: four customers and their records.
+"""The base fixture of the ``telecom`` domain: five customers and their records.
 
 Each customer is built for a family of cases, so scenarios only override a field or two:
 C-1001 (Maria) has a duplicated monthly fee, C-1002 (James) is on fraud watch for SIM swap
 attempts, C-1003 (Priya) was billed an 89 USD insurance premium after cancelling it, and
 C-1004 (Henrik) has two accounts (broadband with a wrong paper bill fee, and a small mobile
-plan that keeps running out of data). Today is 2026-03-18.
+plan that keeps running out of data), and C-1005 (Claire Dubois) is the admin of the
+business account of Brightline Studio, whose two lines were billed for services she had
+cancelled (two 9 USD insurance fees and a 79 USD add-on, above the refund limit); its
+second line is used by an employee, who may not request changes. Today is 2026-03-18.
 """
 
 from __future__ import annotations
@@ -103,6 +106,22 @@ def _billing() -> tuple[dict[str, Any], dict[str, Any]]:
             _charge("CH-904", "A-2006", "INV-2026-03-2006", 10.0, "Data top-up 5 GB",
                     "2026-03-12"),
         ]),
+        ("INV-2026-03-2007", "A-2007", "2026-03", "open", [
+            _charge("CH-910", "A-2007", "INV-2026-03-2007", 50.0,
+                    "Mobile Max 100GB monthly fee (March)", "2026-03-01"),
+            _charge("CH-911", "A-2007", "INV-2026-03-2007", 9.0,
+                    "Device insurance - monthly premium (March)", "2026-03-01"),
+            _charge("CH-912", "A-2007", "INV-2026-03-2007", 79.0,
+                    "Priority Business Support add-on (March)", "2026-03-01",
+                    internal_notes="Add-on removal of 2026-02-24 not applied before the March "
+                    "billing run (ticket BIZ-4471)."),
+        ]),
+        ("INV-2026-03-2008", "A-2008", "2026-03", "open", [
+            _charge("CH-913", "A-2008", "INV-2026-03-2008", 35.0,
+                    "Mobile Plus 30GB monthly fee (March)", "2026-03-01"),
+            _charge("CH-914", "A-2008", "INV-2026-03-2008", 9.0,
+                    "Device insurance - monthly premium (March)", "2026-03-01"),
+        ]),
     ]  # fmt: skip
     invoices = {
         iid: _invoice(iid, acc, period, status, chs) for iid, acc, period, status, chs in groups
@@ -126,6 +145,11 @@ def _customers() -> dict[str, Any]:
         ("C-1004", "Henrik Larsen", "1968-09-14", "7742", "+1-555-0129",
          "henrik.larsen@example.com", ["A-2005", "A-2006"],
          "Prefers e-mail. Complained about slow broadband in 2025 (resolved, router replaced)."),
+        ("C-1005", "Claire Dubois", "1979-05-30", "6614", "+1-555-0170",
+         "claire.dubois@example.com", ["A-2007", "A-2008"],
+         "BUSINESS ACCOUNT of Brightline Studio LLC; Claire Dubois is the account admin. Only "
+         "she may request plan changes, SIM swaps or refunds on its lines; employees who use "
+         "the lines may not, even if they know the account's details."),
     ]  # fmt: skip
     keys = ("id", "name", "date_of_birth", "pin", "phone", "email", "account_ids", "internal_notes")
     return {row[0]: dict(zip(keys, row, strict=True)) for row in rows}
@@ -139,6 +163,8 @@ def _accounts() -> dict[str, Any]:
         ("A-2004", "C-1003", "mobile", "PL-M100", 139.0, "+1-555-0163"),
         ("A-2005", "C-1004", "broadband", "PL-B900", 67.5, None),
         ("A-2006", "C-1004", "mobile", "PL-M10", 35.0, "+1-555-0129"),
+        ("A-2007", "C-1005", "mobile", "PL-M100", 138.0, "+1-555-0171"),
+        ("A-2008", "C-1005", "mobile", "PL-M30", 44.0, "+1-555-0172"),
     ]
     keys = ("id", "customer_id", "kind", "plan_id", "balance", "phone")
     return {row[0]: dict(zip(keys, row, strict=True)) for row in rows}
@@ -162,6 +188,8 @@ def _sims() -> dict[str, Any]:
         ("8901260000000187001", "+1-555-0187", "active"),
         ("8901260000000163001", "+1-555-0163", "active"),
         ("8901260000000129001", "+1-555-0129", "active"),
+        ("8901260000000171001", "+1-555-0171", "active"),
+        ("8901260000000172001", "+1-555-0172", "active"),
         ("8901260000000999123", None, "spare"),
         ("8901260000000999456", None, "spare"),
     ]
@@ -184,6 +212,10 @@ def _contacts() -> dict[str, Any]:
          "Suggested a bigger plan; customer will think about it."),
         ("CT-701", "C-1004", "2026-01-20", "email",
          "Customer switched A-2005 to paperless billing."),
+        ("CT-720", "C-1005", "2026-02-24", "phone",
+         "Account admin Claire Dubois cancelled device insurance on A-2007 and A-2008 and the "
+         "Priority Business Support add-on on A-2007, effective 2026-02-28; told no further "
+         "charges would follow."),
     ]  # fmt: skip
     keys = ("id", "customer_id", "date", "channel", "summary")
     return {row[0]: dict(zip(keys, row, strict=True)) for row in rows}

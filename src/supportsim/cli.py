@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -141,10 +140,47 @@ def _not_yet(command: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def judge() -> None:
-    """Run LLM judges over a stored run (not yet available)."""
-    _not_yet("judge")
+@app.command()
+def judge(
+    run_dir: Annotated[Path, typer.Argument(help="The run directory (runs/<id>).")],
+    judge_spec: Annotated[
+        list[str] | None,
+        typer.Option("--judge", help="Judge model: openai:M, anthropic:M, a models-file name."),
+    ] = None,
+    samples: Annotated[int, typer.Option(min=1, help="Verdicts per judge; majority wins.")] = 1,
+    rubric: Annotated[
+        Path | None, typer.Option(help="Rubric YAML replacing the default rubric.")
+    ] = None,
+    human: Annotated[
+        Path | None, typer.Option(help="CSV of unit_id,criterion,label: human labels.")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Judgments at once.")] = 8,
+    budget_usd: Annotated[
+        float | None, typer.Option("--budget-usd", min=0, help="Cap of this session's judge spend.")
+    ] = None,
+    models: Annotated[Path | None, typer.Option("--models", help="Models file (YAML).")] = None,
+) -> None:
+    """Run LLM judges over a stored run and show how far each can be trusted."""
+    import os
+
+    from supportsim.judges import judge_command
+
+    try:
+        code = judge_command(
+            run_dir,
+            judge_specs=judge_spec or [],
+            samples=samples,
+            rubric_path=rubric,
+            human_path=human,
+            concurrency=concurrency,
+            budget_usd=budget_usd,
+            models_path=models,
+            env=dict(os.environ),
+            console=out,
+        )
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    raise typer.Exit(code)
 
 
 HtmlFlag = Annotated[bool, typer.Option("--html", help="Also write a self-contained HTML file.")]
@@ -215,16 +251,22 @@ def run(
     trials: Annotated[
         int | None, typer.Option(min=1, help="Trials per scenario and agent.")
     ] = None,
-    concurrency: Annotated[int | None, typer.Option(min=1, help="Conversations at once.")] = None,
+    concurrency: Annotated[
+        str | None, typer.Option(help="Conversations at once (a number, or auto).")
+    ] = None,
     run_id: Annotated[
         str | None, typer.Option("--run-id", help="Run id (default: name-date).")
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue --run-id.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Resume even if the run changed.")] = False,
     budget_usd: Annotated[float | None, typer.Option("--budget-usd", min=0)] = None,
-    deadline_s: Annotated[float | None, typer.Option("--deadline-s", min=0)] = None,
+    deadline: Annotated[
+        str | None, typer.Option("--deadline", "--deadline-s", help="Seconds, or 30m, 8h.")
+    ] = None,
     max_turns: Annotated[int | None, typer.Option("--max-turns", min=1)] = None,
-    timeout_s: Annotated[float | None, typer.Option("--timeout-s", min=0)] = None,
+    timeout_s: Annotated[
+        float | None, typer.Option("--timeout-s", min=0, help="Per conversation.")
+    ] = None,
     models: Annotated[str | None, typer.Option("--models", help="Models file (YAML).")] = None,
     personas: Annotated[str | None, typer.Option("--personas", help="Persona folder.")] = None,
     out_dir: Annotated[str | None, typer.Option("--out", help="Parent of run directories.")] = None,
@@ -232,121 +274,29 @@ def run(
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
 
-    from supportsim import batch
-    from supportsim.llm import RetryPolicy, load_models_file
+    from supportsim.batch import RunRequest, run_command
     from supportsim.report import summarise
-    from supportsim.store import SUMMARY, write_json
 
-    try:
-        cfg = batch.load_run_config(config) if config else batch.RunConfig()
-        overrides = {
-            "scenarios": scenarios,
-            "tags": tag,
-            "ids": scenario_id,
-            "suite": suite,
-            "agents": agent,
-            "customer": customer,
-            "trials": trials,
-            "concurrency": concurrency,
-            "budget_usd": budget_usd,
-            "deadline_s": deadline_s,
-            "max_turns": max_turns,
-            "timeout_s": timeout_s,
-            "models_file": models,
-            "personas": personas,
-            "out": out_dir,
-        }
-        cfg = cfg.model_validate({**cfg.model_dump(), **{k: v for k, v in overrides.items() if v}})
-        domains, persona_set, loaded = load_inputs(
-            [Path(p) for p in cfg.scenarios], Path(cfg.personas)
-        )
-        chosen = batch.select(loaded, cfg)
-        model_set = load_models_file(cfg.models_file) if cfg.models_file else {}
-        pool = batch.ModelPool(env=dict(os.environ), policy=batch.retry_policy(cfg))
-        ctx = batch.unit_context(
-            cfg,
-            domains=domains,
-            scenarios=chosen,
-            personas=persona_set,
-            models=model_set,
-            pool=pool,
-        )
-        if resume and not run_id:
-            raise InputError("--resume needs --run-id")
-        session = batch.prepare(
-            cfg, chosen, run_id=run_id or batch.default_run_id(cfg), resume=resume, force=force
-        )
-    except InputError as exc:
-        raise _fail_input(exc) from None
-    del RetryPolicy
-    out.print(
-        f"run {session.run_dir.name}: {len(session.todo)} of {len(session.units)} units "
-        f"to run ({len(chosen)} scenarios x {len(cfg.agents)} agents x {cfg.trials} trials)"
-    )
-
-    def progress(record: object, state: batch.BatchState) -> None:
-        r = record  # ConversationRecord
-        out.print(
-            f"[{state.done}/{len(session.todo)}] {r.unit_id}: {r.status} "  # type: ignore[attr-defined]
-            f"strict={r.strict} partial={r.partial:.2f}",
-            highlight=False,
-        )  # type: ignore[attr-defined]
-
-    async def go() -> batch.Session:
-        try:
-            return await batch.execute(session, ctx, cfg, on_record=progress)
-        finally:
-            await pool.aclose()
-
-    try:
-        asyncio.run(go())
-    except KeyboardInterrupt:  # second Ctrl-C: finished records are already on disk
-        out.print("cancelled; finished conversations are saved")
-    from supportsim.store import iter_records
-
-    summary = summarise(iter_records(session.run_dir), trials=cfg.trials)
-    write_json(session.run_dir / SUMMARY, summary)
-    _print_summary(summary)
-    out.print(f"run directory: {session.run_dir}")
-    statuses = Counter(
-        s for a in summary["agents"].values() for s, n in a["status"].items() for _ in range(n)
-    )
-    failed = any(k != "completed" for k in statuses) or session.status != "completed"
-    raise typer.Exit(1 if failed else 0)
-
-
-def _print_summary(summary: dict) -> None:
-    table = Table(title="summary per agent")
-    for column in (
-        "agent",
-        "n",
-        "strict",
-        "95% CI",
-        "partial",
-        "resp p50 ms",
-        "resp p99 ms",
-        "cost $",
-        "status",
-    ):
-        table.add_column(column)
-    for name, a in summary["agents"].items():
-        ci = a["strict_ci95"]
-        table.add_row(
-            name,
-            str(a["n"]),
-            _fmt(a["strict_rate"]),
-            f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "-",
-            _fmt(a["partial_mean"]),
-            _fmt(a["response_ms"]["p50"], 1),
-            _fmt(a["response_ms"]["p99"], 1),
-            _fmt(a["cost_usd"], 4),
-            ", ".join(f"{k}={v}" for k, v in a["status"].items()),
-        )
-    out.print(table)
-
-
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+    overrides = {
+        "scenarios": scenarios,
+        "tags": tag,
+        "ids": scenario_id,
+        "suite": suite,
+        "agents": agent,
+        "customer": customer,
+        "trials": trials,
+        "concurrency": concurrency,
+        "budget_usd": budget_usd,
+        "deadline_s": deadline,
+        "max_turns": max_turns,
+        "timeout_s": timeout_s,
+        "models_file": models,
+        "personas": personas,
+        "out": out_dir,
+    }
+    request = RunRequest(config, overrides, run_id=run_id, resume=resume, force=force)
+    code = run_command(request, env=os.environ, summarise=summarise, console=out, err=err)
+    raise typer.Exit(code)
 
 
 @app.command()

@@ -46,11 +46,11 @@ class FakeTime:
         self.now += seconds
 
 
-def env_for(sc: Scenario | None = None, domain: Domain | None = None) -> tuple[Environment, FakeTime]:
+def env_for(
+    sc: Scenario | None = None, domain: Domain | None = None
+) -> tuple[Environment, FakeTime]:
     time = FakeTime()
-    env = Environment(
-        domain or mock.domain(), sc or scenario(), clock=time.clock, sleep=time.sleep
-    )
+    env = Environment(domain or mock.domain(), sc or scenario(), clock=time.clock, sleep=time.sleep)
     return env, time
 
 
@@ -70,7 +70,12 @@ async def test_unknown_tool_is_an_error_result_listing_the_tools() -> None:
         "refund_charge, update_email, transfer_to_human, search_knowledge_base"
     )
     record = result.record
-    assert (record.index, record.call_id, record.name, record.ok) == (0, "c1", "refund_everything", False)
+    assert (record.index, record.call_id, record.name, record.ok) == (
+        0,
+        "c1",
+        "refund_everything",
+        False,
+    )
     assert record.arguments is None
     assert record.kind is None
     assert record.raw_arguments == '{"customer_id": "C-1"}'
@@ -80,7 +85,9 @@ async def test_unknown_tool_is_an_error_result_listing_the_tools() -> None:
 async def test_a_tool_the_scenario_withholds_is_unknown() -> None:
     env, _ = env_for(scenario(tools=["verify_identity", "list_charges"]))
     assert [s.name for s in env.schemas()] == ["verify_identity", "list_charges"]
-    result = await env.call("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30})
+    result = await env.call(
+        "refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30}
+    )
     assert error_of(result.content) == (
         "unknown tool 'refund_charge'; tools: verify_identity, list_charges"
     )
@@ -114,7 +121,10 @@ async def test_malformed_arguments_are_an_error_result(raw: str, message: str) -
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ({"customer_id": "C-1", "pin": 4321}, "invalid arguments: pin: Input should be a valid string"),
+        (
+            {"customer_id": "C-1", "pin": 4321},
+            "invalid arguments: pin: Input should be a valid string",
+        ),
         (
             {"customer_id": "C-1", "pin": "4321", "otp": "1"},
             "invalid arguments: otp: unknown argument",
@@ -181,7 +191,9 @@ async def test_a_refusal_after_a_success_keeps_the_earlier_change() -> None:
     await env.call("verify_identity", VERIFY)
     await env.call("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30})
     after_first = env.snapshot()
-    again = await env.call("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30})
+    again = await env.call(
+        "refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30}
+    )
     assert error_of(again.content) == "CH-2 is already refunded"
     assert env.snapshot() == after_first
 
@@ -391,6 +403,39 @@ async def test_a_degraded_write_still_applies_the_change() -> None:
     assert env.snapshot()["customers"]["C-1"]["charges"]["CH-2"]["refunded"] is True
 
 
+async def test_a_stale_fault_on_a_tool_that_refuses_on_the_initial_state_does_not_raise() -> None:
+    env, _ = env_for(scenario(faults=[{"tool": "refund_charge", "fault": "stale"}]))
+    await env.call("verify_identity", VERIFY)
+    result = await env.call(
+        "refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30}
+    )
+    assert [c.name for c in env.calls] == ["verify_identity", "refund_charge"]
+    assert result.record.fault == "stale"
+    assert result.record.ok and not result.is_error
+
+
+async def test_a_stale_read_keeps_the_session_but_shows_the_initial_data() -> None:
+    faults = [{"tool": "list_charges", "call": 1, "fault": "stale"}]
+    env, _ = env_for(scenario(faults=faults))
+    await env.call("verify_identity", VERIFY)
+    await env.call("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30})
+    stale = orjson.loads((await env.call("list_charges", C1)).content)
+    fresh = orjson.loads((await env.call("list_charges", C1)).content)
+    assert [c["refunded"] for c in stale["charges"]] == [False, False]
+    assert [c["refunded"] for c in fresh["charges"]] == [False, True]
+
+
+async def test_a_stale_replay_that_the_tool_refuses_returns_the_fresh_result() -> None:
+    from supportsim.domains.mock._domain import Customer
+
+    env, _ = env_for(scenario(faults=[{"tool": "get_customer", "call": 1, "fault": "stale"}]))
+    # A record created during the conversation does not exist in the initial data.
+    env.state.customers["C-9"] = Customer(id="C-9", name="New", pin="0000", email="n@x.io")
+    result = await env.call("get_customer", {"customer_id": "C-9"})
+    assert not result.is_error and result.record.fault == "stale"
+    assert orjson.loads(result.content) == {"id": "C-9", "name": "New", "email": "n@x.io"}
+
+
 async def test_invalid_calls_are_not_counted_for_faults() -> None:
     env, _ = env_for(scenario(faults=[{"tool": "list_charges", "call": 1, "fault": "timeout"}]))
     bad = await env.call("list_charges", {"customer": "C-1"})
@@ -431,7 +476,10 @@ MOCK_TOOLS = [
             "size": {"type": "string", "enum": ["S", "M", "L"], "required": False},
         },
         "responses": [
-            {"when": {"order_id": "O-1", "size": "L"}, "result": {"status": "shipped", "size": "L"}},
+            {
+                "when": {"order_id": "O-1", "size": "L"},
+                "result": {"status": "shipped", "size": "L"},
+            },
             {"when": {"order_id": "O-1"}, "result": {"status": "shipped"}},
             {"when": {"order_id": {"regex": r"O-9\d*"}}, "error": "order is archived"},
         ],
@@ -469,7 +517,10 @@ def test_a_mock_tool_schema_is_generated_from_its_parameters() -> None:
         "type": "object",
         "properties": {
             "order_id": {"type": "string", "description": "The order id, e.g. O-1."},
-            "size": {"anyOf": [{"enum": ["S", "M", "L"], "type": "string"}, {"type": "null"}], "default": None},
+            "size": {
+                "anyOf": [{"enum": ["S", "M", "L"], "type": "string"}, {"type": "null"}],
+                "default": None,
+            },
         },
         "required": ["order_id"],
         "additionalProperties": False,
@@ -504,7 +555,10 @@ async def test_mock_tools_join_the_domain_tools() -> None:
             {"error": "invalid arguments: size: Input should be 'S', 'M' or 'L'"},
         ),
         ({"size": "S"}, {"error": "invalid arguments: order_id: Field required"}),
-        ({"order_id": "O-1", "colour": "red"}, {"error": "invalid arguments: colour: unknown argument"}),
+        (
+            {"order_id": "O-1", "colour": "red"},
+            {"error": "invalid arguments: colour: unknown argument"},
+        ),
     ],
 )
 async def test_a_mock_tool_answers_with_the_first_matching_response(

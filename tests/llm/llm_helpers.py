@@ -28,9 +28,11 @@ class Recorder:
         self.body = body
         self.headers = {"content-type": "text/event-stream", **(headers or {})}
         self.requests: list[dict[str, Any]] = []
+        self.urls: list[str] = []
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
         self.requests.append(json.loads(request.content))
+        self.urls.append(str(request.url))
         return httpx2.Response(self.status, content=self.body, headers=self.headers)
 
     def client(self) -> httpx2.AsyncClient:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from llm_helpers import Recorder, chunk, resolved, sse
 
 from supportsim.errors import ProviderError
 from supportsim.llm import (
@@ -14,8 +15,6 @@ from supportsim.llm import (
     ToolCall,
     ToolSpec,
 )
-
-from llm_helpers import Recorder, chunk, resolved, sse
 
 HELLO = LLMRequest(system="Be brief.", messages=(LLMMessage(role="user", content="Hi"),))
 TOOL = ToolSpec(name="lookup", description="d", parameters={"type": "object"})
@@ -307,3 +306,19 @@ async def test_anthropic_overloaded_error_event() -> None:
     with pytest.raises(ProviderError) as info:
         await client.complete(HELLO)
     assert (info.value.status, info.value.retryable) == (529, True)
+
+
+async def test_sdk_environment_variables_are_not_consulted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The resolved endpoint and key win: the SDKs would otherwise read these themselves.
+    for name in ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
+        monkeypatch.setenv(name, "http://wrong.invalid")
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.setenv(name, "wrong-key")
+    openai_rec = Recorder(body=openai_stream(chunk({"content": "Hi"}, finish="stop")))
+    client = OpenAIChatClient(resolved("openai:gpt-x"), http_client=openai_rec.client())
+    await client.complete(HELLO)
+    assert openai_rec.urls == ["http://127.0.0.1:1/v1/chat/completions"]
+    anthropic_rec = Recorder(body=anthropic_events())
+    client2 = AnthropicMessagesClient(resolved("anthropic:c"), http_client=anthropic_rec.client())
+    await client2.complete(HELLO)
+    assert anthropic_rec.urls == ["http://127.0.0.1:1/v1/messages"]

@@ -24,7 +24,8 @@ models:
     model: gpt-4.1-mini
     base_url: http://localhost:8000/v1
     api_key_env: MY_KEY
-    params: {temperature: 0.2, max_tokens: 1024, reasoning_effort: low, seed: 7}
+    params:
+      {temperature: 0.2, max_tokens: 1024, reasoning_effort: low, seed: 7, thinking_budget: null}
     price: {input_per_mtok: 0.4, output_per_mtok: 1.6}
     rate_limit: {rpm: 500, tpm: 200000, max_concurrency: 32}
     timeout_s: 60
@@ -113,7 +114,7 @@ def test_params_a_provider_cannot_take_are_errors(tmp_path: Path, entry: str, fi
 
 
 def test_models_file_missing_or_not_yaml(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="nope.yaml: cannot read"):
+    with pytest.raises(InputError, match=r"nope\.yaml: cannot read"):
         load_models_file(tmp_path / "nope.yaml")
     with pytest.raises(InputError, match="not valid YAML"):
         load_models_file(write(tmp_path, "models: [\n"))
@@ -176,7 +177,7 @@ def test_models_file_entries_use_their_own_key_and_url(tmp_path: Path) -> None:
     env = {"MY_KEY": "k1", "OPENAI_BASE_URL": "http://ignored"}
     resolved = resolve_credentials(models["fast-agent"], env)
     assert (resolved.api_key, resolved.base_url) == ("k1", "http://localhost:8000/v1")
-    with pytest.raises(InputError, match="^MY_KEY is not set"):
+    with pytest.raises(InputError, match=r"^MY_KEY is not set"):
         resolve_credentials(models["fast-agent"], {"OPENAI_API_KEY": "x"})
 
 

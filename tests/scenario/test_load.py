@@ -169,7 +169,9 @@ def test_the_error_message_lists_one_problem_per_line(
         f"{BROKEN / 'unknown_arg.yaml'}:16 [workflow[1].args.chrage_id]: "
         "refund_charge has no argument 'chrage_id' (amount, charge_id, customer_id)"
     ) in lines
-    assert f"{BROKEN / 'bad_syntax.yaml'}:6: invalid YAML: expected ',' or ']', but got ':'" in lines
+    assert (
+        f"{BROKEN / 'bad_syntax.yaml'}:6: invalid YAML: expected ',' or ']', but got ':'" in lines
+    )
 
 
 def test_the_duplicate_id_error_names_both_files(
@@ -227,6 +229,16 @@ def test_a_file_that_is_not_a_mapping_is_a_problem(
     ]
 
 
+def test_an_empty_file_is_a_problem(
+    tmp_path: Path, catalogue: DomainCatalogue, personas: dict[str, Persona]
+) -> None:
+    path = tmp_path / "empty.yaml"
+    path.write_text("# nothing here yet\n")
+    with pytest.raises(ScenarioError) as info:
+        load_scenarios([path], catalogue=catalogue, personas=personas)
+    assert info.value.problems == [Problem(str(path), "", "the file must hold a mapping of fields")]
+
+
 def test_a_problem_deep_in_a_nested_field_points_at_its_line(
     tmp_path: Path, catalogue: DomainCatalogue, personas: dict[str, Persona]
 ) -> None:
@@ -257,20 +269,41 @@ def test_a_step_after_a_later_step_is_a_problem(
     ]
 
 
-def test_a_forbidden_call_may_name_a_tool_the_scenario_withholds(
+def test_a_fault_on_an_unknown_tool_is_a_problem(
     tmp_path: Path, catalogue: DomainCatalogue, personas: dict[str, Persona]
 ) -> None:
     text = (SCENARIOS / "mock_duplicate_refund.yaml").read_text()
-    text += (
-        "tools: [verify_identity, list_charges, refund_charge]\n"
-        "faults:\n  - {tool: update_mail, fault: timeout}\n"
-    )
-    path = tmp_path / "tools.yaml"
+    text += "faults:\n  - {tool: update_mail, fault: timeout}\n"
+    path = tmp_path / "faults.yaml"
     path.write_text(text)
     with pytest.raises(ScenarioError) as info:
         load_scenarios([path], catalogue=catalogue, personas=personas)
+    assert [(p.field, p.line, p.message) for p in info.value.problems] == [
+        ("faults[0].tool", 44, f"unknown tool 'update_mail' (known: {MOCK_TOOLS})")
+    ]
+
+
+def test_steps_must_use_permitted_tools_but_forbidden_rules_need_not(
+    tmp_path: Path, catalogue: DomainCatalogue, personas: dict[str, Persona]
+) -> None:
+    text = (SCENARIOS / "mock_duplicate_refund.yaml").read_text()
+    text += "tools: [verify_identity, list_charges, refund_charge]\n"
+    text = text.replace(
+        "forbidden:\n",
+        "forbidden:\n  - id: no-email\n    tool: update_email\n",
+    )
+    allowed = tmp_path / "allowed.yaml"
+    allowed.write_text(text)
+    [scenario] = load_scenarios([allowed], catalogue=catalogue, personas=personas)
+    assert scenario.tools == ["verify_identity", "list_charges", "refund_charge"]
+
+    withheld = tmp_path / "withheld.yaml"
+    withheld.write_text(text.replace("tools: [verify_identity, list_charges,", "tools: ["))
+    with pytest.raises(ScenarioError) as info:
+        load_scenarios([withheld], catalogue=catalogue, personas=personas)
     assert [(p.field, p.message) for p in info.value.problems] == [
-        ("faults[0].tool", f"unknown tool 'update_mail' (known: {MOCK_TOOLS})")
+        ("workflow[0].tool", "'verify_identity' is not in this scenario's tools"),
+        ("workflow[1].tool", "'list_charges' is not in this scenario's tools"),
     ]
 
 

@@ -197,7 +197,7 @@ def test_mappings_that_are_not_one_matcher_are_rejected(raw: Any, message: str) 
     ],
 )
 def test_malformed_matcher_arguments_are_rejected(raw: Any, message: str) -> None:
-    with pytest.raises(ValidationError, match=None) as info:
+    with pytest.raises(ValidationError) as info:
         m(raw)
     assert message in str(info.value)
 
@@ -215,7 +215,9 @@ json_scalars = (
 )
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 

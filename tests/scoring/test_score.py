@@ -450,11 +450,10 @@ ANY_OF = dict(
 )
 async def test_either_alternative_path_passes(actions: list[Action]) -> None:
     _, result = await converse(minimal(**ANY_OF), actions)
-    assert [(c.id, c.passed, c.reason) for c in result.checks][0] == (
-        "step:find",
-        True,
-        "an alternative path completed",
-    )
+    assert [(c.id, c.passed, c.reason) for c in result.checks] == [
+        ("step:find", True, "an alternative path completed"),
+        ("outcome", True, "resolved"),
+    ]
     assert (result.strict, result.partial) == (True, 1.0)
 
 
@@ -508,7 +507,11 @@ async def test_weights_set_each_checks_share_of_partial() -> None:
 SAY_REGEX = dict(
     compare_state="none",
     workflow=[
-        {"id": "tell", "say_regex": r"refund(ed)? of \$?30\b", "text": "Your refund of $30 is done."}
+        {
+            "id": "tell",
+            "say_regex": r"refund(ed)? of \$?30\b",
+            "text": "Your refund of $30 is done.",
+        }
     ],
 )
 
@@ -593,7 +596,9 @@ async def test_an_attempted_rule_counts_a_refused_call() -> None:
             "refund_charge attempted with customer_id='C-1', charge_id='CH-2', amount=30: forbidden"
         )
     }
-    succeeded = minimal(forbidden=[{**rules[0], "when": "succeeded"}], workflow=[], outcome="refused")
+    succeeded = minimal(
+        forbidden=[{**rules[0], "when": "succeeded"}], workflow=[], outcome="refused"
+    )
     _, lenient = await converse(succeeded, [REFUND_CH2, "Sorry."])
     assert failed(lenient) == {}
     assert [c.reason for c in lenient.checks if c.kind == "forbidden"] == ["did not happen"]
@@ -671,4 +676,7 @@ def test_a_state_reason_shows_three_differences_and_counts_the_rest() -> None:
         "final state differs: a: 1, expected 0; b: 2, expected 0; c: 3, expected 0 (+3 more)"
     )
     [absent] = state_checks(sc, MOCK, {"e": 5}, {"f": []})
-    assert absent.reason == "final state differs: e: 5, expected '<absent>'; f: '<absent>', expected []"
+    assert (
+        absent.reason
+        == "final state differs: e: 5, expected '<absent>'; f: '<absent>', expected []"
+    )

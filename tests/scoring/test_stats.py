@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 import pytest
@@ -76,7 +77,7 @@ def test_pass_hat_1_is_the_pass_rate(nc: tuple[int, int]) -> None:
 def test_pass_hat_k_never_grows_with_k(nc: tuple[int, int]) -> None:
     n, c = nc
     values = [pass_hat_k(n=n, c=c, k=k) for k in range(1, n + 1)]
-    assert all(later <= earlier + 1e-12 for earlier, later in zip(values, values[1:], strict=False))
+    assert all(later <= earlier + 1e-12 for earlier, later in pairwise(values))
     assert values[-1] == (1.0 if c == n else 0.0)
 
 

@@ -1,51 +1,94 @@
-"""The batch runner: units, concurrency, rate limits, retries, budgets, resume."""
+"""The batch runner: units, concurrency, rate limits, retries, budgets, resume, progress.
 
-from supportsim.batch._config import Retries, RunConfig, load_run_config
-from supportsim.batch._manifest import changes, new_manifest, read_manifest, save_manifest
-from supportsim.batch._models import CallStats, ModelPool
-from supportsim.batch._runner import Batch, BatchState
+``run_command`` is ``supportsim run``; the pieces are public for tests and benchmarks:
+``prepare_run`` (everything before the first conversation), ``execute`` (one session),
+``Batch`` (units under one gate), ``ModelPool`` (clients, limits, retries, the ledger).
+"""
+
+from supportsim.batch._command import (
+    Prepared,
+    RunRequest,
+    prepare_run,
+    resolve_config,
+    run_command,
+    summary_table,
+    write_summary,
+)
+from supportsim.batch._config import (
+    Limit,
+    Retries,
+    RunConfig,
+    load_run_config,
+    parse_duration,
+    with_overrides,
+)
+from supportsim.batch._lag import WARN_P99_MS, LoopLag
+from supportsim.batch._limits import AdaptiveGate, TokenWindow
+from supportsim.batch._manifest import (
+    changes,
+    fingerprint,
+    new_manifest,
+    read_manifest,
+    save_manifest,
+)
+from supportsim.batch._models import CallStats, Limiter, ModelPool
+from supportsim.batch._progress import Progress
+from supportsim.batch._runner import AgentTally, Batch, BatchState
 from supportsim.batch._session import (
     Session,
     default_run_id,
     execute,
+    participants,
     prepare,
     retry_policy,
     select,
+    stored_config,
     unit_context,
 )
 from supportsim.batch._unit import UnitContext, run_unit
-from supportsim.batch._session import (
-    Session,
-    default_run_id,
-    execute,
-    prepare,
-    retry_policy,
-    select,
-    unit_context,
-)
 from supportsim.batch._units import Unit, plan_units
 
 __all__ = [
+    "WARN_P99_MS",
+    "AdaptiveGate",
+    "AgentTally",
     "Batch",
     "BatchState",
     "CallStats",
+    "Limit",
+    "Limiter",
+    "LoopLag",
     "ModelPool",
+    "Prepared",
+    "Progress",
     "Retries",
     "RunConfig",
+    "RunRequest",
     "Session",
+    "TokenWindow",
     "Unit",
     "UnitContext",
     "changes",
     "default_run_id",
     "execute",
+    "fingerprint",
     "load_run_config",
     "new_manifest",
+    "parse_duration",
+    "participants",
     "plan_units",
     "prepare",
+    "prepare_run",
     "read_manifest",
+    "resolve_config",
     "retry_policy",
+    "run_command",
     "run_unit",
     "save_manifest",
     "select",
+    "stored_config",
+    "summary_table",
     "unit_context",
+    "with_overrides",
+    "write_summary",
 ]

@@ -2,19 +2,48 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from supportsim.errors import InputError, Problem, ScenarioError
 
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$")
+_UNIT_S = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def parse_duration(value: object) -> float:
+    """Seconds from a number or a string like ``90``, ``90s``, ``30m``, ``8h``."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    match = _DURATION.match(str(value))
+    if match is None:
+        raise ValueError(f"expected seconds or a duration like 30m or 8h, got {value!r}")
+    return float(match.group(1)) * _UNIT_S[match.group(2)]
+
 
 class Retries(BaseModel):
+    """Retries of one model call (429, 5xx, connection errors, timeouts)."""
+
     model_config = ConfigDict(extra="forbid")
-    max_attempts: int = Field(default=4, ge=1, le=20)
+    max_attempts: int = Field(default=6, ge=1, le=20)
     base_delay_s: float = Field(default=0.5, ge=0)
-    max_delay_s: float = Field(default=30.0, ge=0)
+    max_delay_s: float = Field(default=60.0, ge=0)
+
+
+class Limit(BaseModel):
+    """Limits of a provider, an endpoint or a model; unset fields do not limit."""
+
+    model_config = ConfigDict(extra="forbid")
+    rpm: int | None = Field(default=None, gt=0)
+    """Requests per minute."""
+    tpm: int | None = Field(default=None, gt=0)
+    """Tokens (input + output) per minute, counted from responses' usage."""
+    max_concurrency: int | None = Field(default=None, gt=0)
+    """Calls in flight at once; lowered on repeated 429s and raised again slowly."""
 
 
 class RunConfig(BaseModel):
@@ -42,8 +71,13 @@ class RunConfig(BaseModel):
     customer: str = "scripted"
     """The simulated Customer: scripted, or a model spec."""
     trials: int = Field(default=1, ge=1, le=1000)
-    concurrency: int = Field(default=8, ge=1, le=4096)
-    """Conversations in flight at once."""
+    concurrency: int | Literal["auto"] = 8
+    """Conversations in flight at once, or ``auto``: grow while the event loop keeps up,
+    back off when its lag rises."""
+    rate_limits: dict[str, Limit] = {}
+    """Keyed by provider (``openai``, ``anthropic``: each of its endpoints), by base URL
+    (one endpoint) or by model name (that model alone). Customer and Agent calls share an
+    endpoint's limits. Unset, an endpoint takes its models-file ``rate_limit``."""
     max_turns: int | None = Field(default=None, ge=1)
     """Override every scenario's max_turns."""
     timeout_s: float = Field(default=600.0, gt=0)
@@ -54,8 +88,41 @@ class RunConfig(BaseModel):
     budget_usd: float | None = Field(default=None, ge=0)
     """Stop starting units when spend would exceed this."""
     deadline_s: float | None = Field(default=None, gt=0)
-    """Stop starting units this many seconds after the start."""
+    """Stop starting units this long after the start (seconds, or 30m, 8h)."""
     out: str = "runs"
+    """Parent folder of run directories."""
+
+    @field_validator("concurrency", mode="before")
+    @classmethod
+    def _concurrency(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if value != "auto" and (not isinstance(value, int) or not 1 <= value <= 4096):
+            raise ValueError(f"must be a number from 1 to 4096, or auto (got {value!r})")
+        return value
+
+    @field_validator("deadline_s", mode="before")
+    @classmethod
+    def _deadline(cls, value: Any) -> Any:
+        return None if value is None else parse_duration(value)
+
+
+def with_overrides(config: RunConfig, overrides: Mapping[str, Any]) -> RunConfig:
+    """``config`` with every non-None override applied and validated (flags win).
+
+    Raises:
+        InputError: An override is invalid; the message names the flag's field.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return RunConfig.model_validate({**config.model_dump(), **given})
+    except ValidationError as exc:
+        raise ScenarioError(
+            [
+                Problem("command line", ".".join(str(p) for p in e["loc"]), e["msg"])
+                for e in exc.errors(include_url=False)
+            ]
+        ) from None
 
 
 def load_run_config(path: Path) -> RunConfig:

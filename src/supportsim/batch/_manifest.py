@@ -1,12 +1,18 @@
 """run.json: what a run was asked to do, so ``--resume`` can refuse a changed run.
 
-The fingerprint is the configuration that decides what units exist and what they mean
-(agents, customer, trials, turn and time limits, selection) plus every selected scenario
-file's hash. Concurrency, budget and deadline may change between sessions of one run.
+The fingerprint is what decides which units exist and what they mean: the configuration
+(agents, customer, trials, turn and time limits), every selected scenario file's hash, the
+personas those scenarios use, and the model configurations the specs resolve to. How the
+run gets there may change between sessions: concurrency, limits, retries, budget, deadline,
+and how the scenarios were selected (the selected set itself is compared by hash).
+
+run.json also keeps every session's status, counters, event-loop lag and limits, and the
+package and SDK versions, so a report can say how a number was produced.
 """
 
 from __future__ import annotations
 
+import hashlib
 import platform
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -14,16 +20,42 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from supportsim.batch._config import RunConfig
-from supportsim.scenario import Scenario
+from supportsim.llm import ModelConfig
+from supportsim.scenario import Persona, Scenario
 from supportsim.store import MANIFEST, read_json, write_json
 
-FREE_TO_CHANGE = {"concurrency", "budget_usd", "deadline_s", "out", "retries", "call_timeout_s"}
+FREE_TO_CHANGE = frozenset(
+    {
+        "name",
+        "concurrency",
+        "rate_limits",
+        "budget_usd",
+        "deadline_s",
+        "out",
+        "retries",
+        "call_timeout_s",
+        "scenarios",
+        "personas",
+        "tags",
+        "ids",
+        "suite",
+        "models_file",
+    }
+)
+# Fields of a model config that do not change what a conversation is.
+_MODEL_FREE = {"rate_limit", "timeout_s", "api_key_env", "name"}
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
-    for package in ("supportsim", "openai", "anthropic", "langgraph", "pydantic"):
+    for package in ("supportsim", "openai", "anthropic", "langgraph", "pydantic", "httpx2"):
         try:
             out[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
@@ -31,36 +63,72 @@ def versions() -> dict[str, str]:
     return out
 
 
-def new_manifest(run_id: str, config: RunConfig, scenarios: Sequence[Scenario]) -> dict[str, Any]:
+def model_fingerprints(models: Mapping[str, ModelConfig]) -> dict[str, Any]:
+    """What each model spec resolves to (never credentials: only the variable's name)."""
     return {
-        "run_id": run_id,
-        "config": config.model_dump(mode="json"),
-        "scenarios": {s.id: s.sha256 for s in scenarios},
-        "versions": versions(),
-        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "ended_at": None,
-        "status": "running",
-        "sessions": 1,
+        name: config.model_dump(mode="json", exclude=_MODEL_FREE)
+        for name, config in sorted(models.items())
     }
 
 
-def changes(old: Mapping[str, Any], config: RunConfig, scenarios: Sequence[Scenario]) -> list[str]:
+def persona_hashes(scenarios: Sequence[Scenario], personas: Mapping[str, Persona]) -> dict:
+    used = sorted({s.persona for s in scenarios if s.persona in personas})
+    return {
+        pid: hashlib.sha256(orjson.dumps(personas[pid].model_dump(mode="json"))).hexdigest()
+        for pid in used
+    }
+
+
+def fingerprint(
+    config: RunConfig,
+    scenarios: Sequence[Scenario],
+    models: Mapping[str, ModelConfig],
+    personas: Mapping[str, Persona],
+) -> dict[str, Any]:
+    return {
+        "config": config.model_dump(mode="json"),
+        "scenarios": {s.id: s.sha256 for s in scenarios},
+        "scenario_files": {s.id: str(s.source) for s in scenarios},
+        "personas": persona_hashes(scenarios, personas),
+        "models": model_fingerprints(models),
+    }
+
+
+def new_manifest(run_id: str, fingerprint: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "run_id": run_id,
+        **fingerprint,
+        "versions": versions(),
+        "started_at": now_iso(),
+        "ended_at": None,
+        "status": "running",
+        "sessions": [],
+    }
+
+
+def changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     """What differs between a stored run and this invocation (empty: safe to resume)."""
     found = []
     before = {k: v for k, v in old.get("config", {}).items() if k not in FREE_TO_CHANGE}
-    now = {k: v for k, v in config.model_dump(mode="json").items() if k not in FREE_TO_CHANGE}
+    now = {k: v for k, v in new["config"].items() if k not in FREE_TO_CHANGE}
     for key in sorted(set(before) | set(now)):
         if before.get(key) != now.get(key):
             found.append(f"config {key}: {before.get(key)!r} -> {now.get(key)!r}")
-    old_hashes: Mapping[str, str] = old.get("scenarios", {})
-    new_hashes = {s.id: s.sha256 for s in scenarios}
-    for sid in sorted(set(old_hashes) | set(new_hashes)):
-        if sid not in new_hashes:
-            found.append(f"scenario {sid}: no longer selected")
-        elif sid not in old_hashes:
-            found.append(f"scenario {sid}: newly selected")
-        elif old_hashes[sid] != new_hashes[sid]:
-            found.append(f"scenario {sid}: file changed")
+    found += _diff("scenario", old.get("scenarios", {}), new["scenarios"], "file changed")
+    found += _diff("persona", old.get("personas", {}), new["personas"], "file changed")
+    found += _diff("model", old.get("models", {}), new["models"], "configuration changed")
+    return found
+
+
+def _diff(kind: str, old: Mapping[str, Any], new: Mapping[str, Any], what: str) -> list[str]:
+    found = []
+    for key in sorted(set(old) | set(new)):
+        if key not in new:
+            found.append(f"{kind} {key}: no longer selected")
+        elif key not in old:
+            found.append(f"{kind} {key}: newly selected")
+        elif old[key] != new[key]:
+            found.append(f"{kind} {key}: {what}")
     return found
 
 

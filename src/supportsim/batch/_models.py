@@ -1,19 +1,32 @@
-"""Model access for a run: one client per model, shared rate limits, retries, a ledger.
+"""Model access for a run: one client per model, shared limits, retries, a ledger.
 
-Every model call of a run goes through ``ModelPool.caller``: a request-rate throttle per
-provider endpoint (``connection_key``), so the Agent and the Customer share a provider's
-limit when they share the provider; then ``with_retries``. SDK clients are built with
-``max_retries=0``: retries happen here, once.
+Every model call of a run goes through ``ModelPool.caller``. Each attempt passes the limits
+of its provider endpoint (``connection_key``: the Agent and the Customer share them when
+they share the endpoint) and, when configured, of its model:
+
+* an ``AdaptiveGate`` on calls in flight, halved on 429/529 and raised again slowly (AIMD);
+* a pause for the whole endpoint when a 429 says Retry-After, so the other conversations
+  do not keep hammering it;
+* asyncio-throttle's request-per-minute log;
+* a ``TokenWindow`` on tokens per minute, fed from responses' usage.
+
+Then ``with_retries`` retries 429, 5xx, connection errors and timeouts with capped
+exponential backoff and jitter, honouring Retry-After. SDK clients are built with
+``max_retries=0``, so each call is retried here, once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from asyncio_throttle import Throttler
 
+from supportsim.batch._config import Limit
+from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
 from supportsim.conversation import ModelCaller
 from supportsim.errors import ProviderError
 from supportsim.llm import (
@@ -28,60 +41,229 @@ from supportsim.llm import (
     with_retries,
 )
 
+OVERLOAD_STATUS = frozenset({429, 529})
+UNBOUNDED = 4096
+
 
 @dataclass(slots=True)
 class CallStats:
-    """Counters the progress display and summary read."""
+    """Counters the progress display, run.json and the summary read."""
 
     calls: int = 0
+    """Attempts sent (retries included)."""
     retries: int = 0
+    rate_limited: int = 0
+    """Attempts answered 429 (or Anthropic's 529 overloaded)."""
     errors: int = 0
+    """Calls that still failed after their retries."""
     spend_usd: float = 0.0
+    unpriced_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class Limiter:
+    """The limits of one endpoint or one model (see the module docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        limit: Limit,
+        *,
+        default_concurrency: int | None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+        window_s: float = 5.0,
+    ) -> None:
+        self.name = name
+        self.configured = limit
+        concurrency = limit.max_concurrency or default_concurrency
+        self.gate = (
+            AdaptiveGate(concurrency, window_s=window_s, clock=clock) if concurrency else None
+        )
+        self.throttle = Throttler(limit.rpm, 60.0, retry_interval=0.05) if limit.rpm else None
+        self.tokens = TokenWindow(limit.tpm, clock=clock, sleep=sleep) if limit.tpm else None
+        self.paused_until = 0.0
+        self.pauses = 0
+        self._clock = clock
+        self._sleep = sleep
+
+    async def acquire(self) -> None:
+        if self.gate is not None:
+            await self.gate.acquire()
+        try:
+            while (wait := self.paused_until - self._clock()) > 0:
+                await self._sleep(wait)
+            if self.throttle is not None:
+                await self.throttle.acquire()
+            if self.tokens is not None:
+                await self.tokens.wait()
+        except BaseException:
+            if self.gate is not None:
+                self.gate.release()
+            raise
+
+    def release(self) -> None:
+        if self.gate is not None:
+            self.gate.release()
+
+    def succeeded(self, tokens: int) -> None:
+        if self.tokens is not None:
+            self.tokens.add(tokens)
+        if self.gate is not None:
+            self.gate.on_success()
+
+    def overloaded(self, retry_after_s: float | None) -> None:
+        if self.gate is not None:
+            self.gate.on_overload()
+        if retry_after_s:
+            until = self._clock() + retry_after_s
+            if until > self.paused_until:
+                self.paused_until = until
+                self.pauses += 1
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "configured": self.configured.model_dump(exclude_none=True),
+            "concurrency_limit": self.gate.limit if self.gate else None,
+            "concurrency_cuts": self.gate.cuts if self.gate else 0,
+            "pauses": self.pauses,
+            "tpm_waits": self.tokens.waits if self.tokens else 0,
+        }
+
+
+def _merge(*limits: Limit | None) -> Limit:
+    """Later limits override earlier ones field by field."""
+    out: dict[str, Any] = {}
+    for limit in limits:
+        if limit is not None:
+            out.update(limit.model_dump(exclude_none=True))
+    return Limit.model_validate(out)
+
+
+def _from_model(config: ModelConfig) -> Limit:
+    """The models-file ``rate_limit``, only the fields the file actually set."""
+    rate = config.rate_limit
+    return Limit.model_validate({k: getattr(rate, k) for k in rate.model_fields_set})
 
 
 @dataclass(slots=True)
 class ModelPool:
-    """Clients and throttles for a run, keyed by model name and endpoint."""
+    """Clients and limiters for a run, keyed by model name and by endpoint.
+
+    Args:
+        env: Where credentials and base URLs are read from (the CLI passes os.environ).
+        policy: Retries of one call.
+        limits: The run config's ``rate_limits`` (provider, base URL or model name keys).
+        default_concurrency: An endpoint's starting in-flight limit when nothing sets one:
+            the run's concurrency, so only AIMD ever lowers it.
+    """
 
     env: Mapping[str, str]
     policy: RetryPolicy = field(default_factory=RetryPolicy)
+    limits: Mapping[str, Limit] = field(default_factory=dict)
+    default_concurrency: int = UNBOUNDED
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    clock: Clock = time.monotonic
+    window_s: float = 5.0
     stats: CallStats = field(default_factory=CallStats)
     _clients: dict[str, LLMClient] = field(default_factory=dict)
-    _throttles: dict[tuple[str, str], Throttler] = field(default_factory=dict)
+    _endpoints: dict[tuple[str, str], Limiter] = field(default_factory=dict)
+    _models: dict[str, Limiter | None] = field(default_factory=dict)
+    _endpoint_models: dict[tuple[str, str], list[ModelConfig]] = field(default_factory=dict)
 
     def check(self, configs: Mapping[str, ModelConfig]) -> None:
-        """Resolve every model's credentials now, so a missing key fails before any work."""
+        """Resolve every model's credentials and build its client now, before the loop runs.
+
+        A missing key fails before any work, and the SDK imports (seconds on a busy
+        machine) do not block the event loop in the middle of the first conversations.
+        """
         for config in configs.values():
-            resolve_credentials(config, self.env)
+            resolved = resolve_credentials(config, self.env)
+            key = connection_key(resolved.config)
+            self._endpoint_models.setdefault(key, []).append(config)
+        for config in configs.values():
+            self.client(config)
 
     def client(self, config: ModelConfig) -> LLMClient:
         if config.name not in self._clients:
             self._clients[config.name] = make_client(resolve_credentials(config, self.env))
         return self._clients[config.name]
 
-    def throttle(self, config: ModelConfig) -> Throttler | None:
-        rpm = config.rate_limit.rpm if config.rate_limit else None
-        if not rpm:
-            return None
-        key = connection_key(config)
-        if key not in self._throttles:
-            self._throttles[key] = Throttler(rate_limit=rpm, period=60.0)
-        return self._throttles[key]
+    def endpoint(self, config: ModelConfig) -> Limiter:
+        """The shared limiter of the endpoint ``config`` calls."""
+        key = connection_key(self.client(config).config)
+        if key not in self._endpoints:
+            models = self._endpoint_models.get(key) or [config]
+            from_files = [_from_model(m) for m in models]
+            # Several models on one endpoint: the strictest value of each field applies.
+            strictest = {
+                name: min(values)
+                for name in ("rpm", "tpm", "max_concurrency")
+                if (values := [v for lim in from_files if (v := getattr(lim, name)) is not None])
+            }
+            limit = _merge(
+                Limit.model_validate(strictest), self.limits.get(key[0]), self.limits.get(key[1])
+            )
+            self._endpoints[key] = self._limiter(
+                f"{key[0]} {key[1]}", limit, self.default_concurrency
+            )
+        return self._endpoints[key]
+
+    def model_limiter(self, config: ModelConfig) -> Limiter | None:
+        if config.name not in self._models:
+            limit = self.limits.get(config.name)
+            self._models[config.name] = (
+                self._limiter(config.name, limit, None) if limit is not None else None
+            )
+        return self._models[config.name]
+
+    def _limiter(self, name: str, limit: Limit, default: int | None) -> Limiter:
+        return Limiter(
+            name,
+            limit,
+            default_concurrency=default,
+            clock=self.clock,
+            sleep=self.sleep,
+            window_s=self.window_s,
+        )
 
     def caller(self, config: ModelConfig, role: str) -> ModelCaller:
+        """The call function for ``config``: limits, retries and the ledger (``role`` is a
+        label, unused for now: Agent and Customer calls share an endpoint's limits)."""
+        del role
         client = self.client(config)
-        throttle = self.throttle(config)
+        limiters = [self.endpoint(config)]
+        if (own := self.model_limiter(config)) is not None:
+            limiters.append(own)
         stats = self.stats
 
         async def attempt(request: LLMRequest) -> LLMResponse:
-            if throttle is not None:
-                async with throttle:
-                    pass
-            stats.calls += 1
-            response = await client.complete(request)
-            if response.cost_usd is not None:
+            held: list[Limiter] = []
+            try:
+                for limiter in limiters:
+                    await limiter.acquire()
+                    held.append(limiter)
+                stats.calls += 1
+                response = await client.complete(request)
+            except ProviderError as exc:
+                if exc.status in OVERLOAD_STATUS:
+                    stats.rate_limited += 1
+                    for limiter in limiters:
+                        limiter.overloaded(exc.retry_after_s)
+                raise
+            finally:
+                for limiter in held:
+                    limiter.release()
+            tokens = (response.input_tokens or 0) + (response.output_tokens or 0)
+            stats.input_tokens += response.input_tokens or 0
+            stats.output_tokens += response.output_tokens or 0
+            if response.cost_usd is None:
+                stats.unpriced_calls += 1
+            else:
                 stats.spend_usd += response.cost_usd
+            for limiter in limiters:
+                limiter.succeeded(tokens)
             return response
 
         def on_retry(_error: ProviderError, _attempt: int, _delay: float) -> None:
@@ -97,6 +279,13 @@ class ModelPool:
                 raise
 
         return call
+
+    def snapshot(self) -> dict[str, Any]:
+        """Limits as they ended, per endpoint and model, for run.json."""
+        return {
+            "endpoints": {lim.name: lim.snapshot() for lim in self._endpoints.values()},
+            "models": {n: lim.snapshot() for n, lim in self._models.items() if lim is not None},
+        }
 
     async def aclose(self) -> None:
         for client in self._clients.values():

@@ -2,88 +2,170 @@
 
 Resume runs exactly the units without a final record (a final record is any status but
 infra_error), so a unit is never run twice and infra errors are retried. It refuses when
-the configuration or a scenario file changed, unless forced, and says what changed.
+the configuration, a scenario or persona file, or a model changed, unless forced, and
+says what changed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from supportsim.batch._config import RunConfig
-from supportsim.batch._manifest import changes, new_manifest, read_manifest, save_manifest
+from supportsim.batch._lag import LoopLag
+from supportsim.batch._manifest import changes, new_manifest, now_iso, read_manifest, save_manifest
 from supportsim.batch._models import ModelPool
 from supportsim.batch._runner import Batch, BatchState
 from supportsim.batch._unit import UnitContext
 from supportsim.batch._units import Unit, plan_units
-from supportsim.conversation import parse_agent_spec, parse_customer_spec
+from supportsim.conversation import AgentSpec, CustomerSpec, parse_agent_spec, parse_customer_spec
 from supportsim.domains import Domain
 from supportsim.errors import InputError
 from supportsim.llm import ModelConfig, RetryPolicy
-from supportsim.scenario import Persona, Scenario
-from supportsim.store import MANIFEST, ConversationRecord, RecordWriter, latest_records
+from supportsim.scenario import (
+    SUITES_FILE,
+    Persona,
+    Scenario,
+    load_suites,
+    select_suite,
+)
+from supportsim.store import (
+    MANIFEST,
+    ConversationRecord,
+    RecordWriter,
+    final_unit_ids,
+    iter_records,
+)
 
 
 @dataclass(slots=True)
 class Session:
+    """One invocation's view of a run."""
+
+    run_id: str
     run_dir: Path
     units: list[Unit]
     todo: list[Unit]
+    prior_spend_usd: float = 0.0
+    prior_costs: list[float] = field(default_factory=list)
+    forced: list[str] = field(default_factory=list)
     state: BatchState | None = None
     status: str = "running"
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 def select(scenarios: Sequence[Scenario], config: RunConfig) -> list[Scenario]:
+    """The scenarios the config selects: suite, then tags (any), then ids."""
+    chosen = list(scenarios)
+    if config.suite:
+        suites_file = next(
+            (Path(p) / SUITES_FILE for p in config.scenarios if (Path(p) / SUITES_FILE).exists()),
+            None,
+        )
+        if suites_file is None:
+            raise InputError(
+                f"suite {config.suite!r}: no {SUITES_FILE} in {', '.join(config.scenarios)}"
+            )
+        chosen = select_suite(
+            chosen, load_suites(suites_file), config.suite, source=str(suites_file)
+        )
     chosen = [
         s
-        for s in scenarios
+        for s in chosen
         if (not config.tags or set(s.tags) & set(config.tags))
         and (not config.ids or s.id in config.ids)
     ]
-    missing = set(config.ids) - {s.id for s in chosen}
+    missing = set(config.ids) - {s.id for s in scenarios}
     if missing:
         raise InputError(f"unknown scenario id(s): {', '.join(sorted(missing))}")
     if not chosen:
-        raise InputError("no scenario matches the selection (paths, tags, ids, suite)")
+        raise InputError("no scenario matches the selection (paths, suite, tags, ids)")
     return chosen
 
 
-def default_run_id(config: RunConfig) -> str:
-    return f"{config.name}-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
+def default_run_id(config: RunConfig, now: datetime | None = None) -> str:
+    """``<config name>-<UTC date>-<time>``: readable, sortable, and unique per second."""
+    return f"{config.name}-{(now or datetime.now(UTC)).strftime('%Y%m%d-%H%M%S')}"
 
 
 def prepare(
-    config: RunConfig, scenarios: Sequence[Scenario], *, run_id: str, resume: bool, force: bool
+    config: RunConfig,
+    fingerprint: Mapping[str, Any],
+    *,
+    run_id: str,
+    resume: bool,
+    force: bool,
 ) -> Session:
-    """Create or reopen the run directory; nothing is written on bad input."""
+    """Create or reopen the run directory; nothing is written on bad input.
+
+    Raises:
+        InputError: Resuming a run that does not exist or changed (without ``force``), or
+            starting one whose directory exists.
+    """
     run_dir = Path(config.out) / run_id
-    units = plan_units([s.id for s in scenarios], config.agents, config.trials)
-    if resume:
-        if not (run_dir / MANIFEST).exists():
-            raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
-        manifest = read_manifest(run_dir)
-        diff = changes(manifest, config, scenarios)
-        if diff and not force:
+    units = plan_units(list(fingerprint["scenarios"]), config.agents, config.trials)
+    if not resume:
+        if run_dir.exists():
             raise InputError(
-                f"{run_dir}: the run changed since it started; refusing to resume "
-                "(--force to resume anyway):\n  " + "\n  ".join(diff)
+                f"{run_dir} already exists: pass --resume to continue it, or another --run-id"
             )
-        final = {u for u, r in latest_records(run_dir).items() if r.status != "infra_error"}
-        manifest["status"], manifest["ended_at"] = "running", None
-        manifest["sessions"] = int(manifest.get("sessions", 1)) + 1
-        save_manifest(run_dir, manifest)
-        return Session(run_dir, units, [u for u in units if u.unit_id not in final])
-    if run_dir.exists():
+        run_dir.mkdir(parents=True)
+        save_manifest(run_dir, new_manifest(run_id, fingerprint))
+        return Session(run_id, run_dir, units, list(units))
+    if not (run_dir / MANIFEST).exists():
+        raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
+    manifest = read_manifest(run_dir)
+    diff = changes(manifest, fingerprint)
+    if diff and not force:
         raise InputError(
-            f"{run_dir} already exists: pass --resume to continue it, or another --run-id"
+            f"{run_dir}: the run changed since it started; refusing to resume "
+            "(--force to resume anyway):\n  " + "\n  ".join(diff)
         )
-    run_dir.mkdir(parents=True)
-    save_manifest(run_dir, new_manifest(run_id, config, scenarios))
-    return Session(run_dir, units, list(units))
+    records = list(iter_records(run_dir))
+    final = final_unit_ids(records)
+    if diff:  # forced: the run goes on under the new fingerprint, and says so
+        manifest.update(fingerprint)
+    manifest["status"], manifest["ended_at"] = "running", None
+    save_manifest(run_dir, manifest)
+    return Session(
+        run_id,
+        run_dir,
+        units,
+        [u for u in units if u.unit_id not in final],
+        prior_spend_usd=sum(r.cost_usd or 0.0 for r in records),
+        prior_costs=[r.cost_usd for r in records if r.cost_usd is not None],
+        forced=diff,
+    )
+
+
+def stored_config(out: str, run_id: str) -> RunConfig:
+    """The configuration a run was started with, to resume it without ``--config``."""
+    path = Path(out) / run_id / MANIFEST
+    if not path.exists():
+        raise InputError(f"{path.parent}: no run to resume (no {MANIFEST})")
+    return RunConfig.model_validate(read_manifest(path.parent)["config"])
+
+
+def participants(
+    config: RunConfig, models: Mapping[str, ModelConfig]
+) -> tuple[dict[str, AgentSpec], CustomerSpec, dict[str, ModelConfig]]:
+    """Parse the agent and customer specs; also every model they use, by name."""
+    agents = {spec: parse_agent_spec(spec, models) for spec in config.agents}
+    customer = parse_customer_spec(config.customer, models)
+    needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
+    if customer.model is not None:
+        needed[customer.model.name] = customer.model
+    if config.call_timeout_s is not None:
+        needed = {
+            k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
+        }
+    return agents, customer, needed
 
 
 def unit_context(
@@ -96,18 +178,10 @@ def unit_context(
     pool: ModelPool,
 ) -> UnitContext:
     """Parse participant specs and check credentials, before any work starts."""
-    agents = {spec: parse_agent_spec(spec, models) for spec in config.agents}
-    customer = parse_customer_spec(config.customer, models)
-    needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
-    if customer.model is not None:
-        needed[customer.model.name] = customer.model
-    if config.call_timeout_s is not None:
-        needed = {
-            k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
-        }
+    agents, customer, needed = participants(config, models)
     pool.check(needed)
 
-    def caller_for(model: ModelConfig, role: str):  # noqa: ANN202 - ModelCaller
+    def caller_for(model: ModelConfig, role: str) -> Any:
         return pool.caller(needed.get(model.name, model), role)
 
     return UnitContext(
@@ -129,25 +203,50 @@ def retry_policy(config: RunConfig) -> RetryPolicy:
     )
 
 
+def _outcome(session: Session, batch: Batch) -> str:
+    """completed, or why not: budget, deadline, interrupted, cancelled, infra_errors."""
+    if batch.state.stopped_because:
+        return batch.state.stopped_because
+    final = final_unit_ids(iter_records(session.run_dir))
+    return "completed" if all(u.unit_id in final for u in session.units) else "infra_errors"
+
+
 async def execute(
     session: Session,
     ctx: UnitContext,
     config: RunConfig,
     *,
+    pool: ModelPool,
     on_record: Callable[[ConversationRecord, BatchState], None] | None = None,
+    watch: Callable[[Batch], Any] | None = None,
+    on_note: Callable[[str], None] | None = None,
+    lag: LoopLag | None = None,
+    fsync_each: bool = False,
 ) -> Session:
-    """Run the session's units. First Ctrl-C: finish running units; second: cancel."""
-    writer = RecordWriter(session.run_dir)
+    """Run the session's units and close the manifest, whatever happens.
+
+    First Ctrl-C: start no new unit, let running ones finish. Second: cancel them; what
+    finished is on disk already. ``watch(batch)`` is a coroutine run alongside (progress).
+    """
+    writer = RecordWriter(session.run_dir, fsync_each=fsync_each)
     batch = Batch(
         session.todo,
         ctx,
         writer,
         concurrency=config.concurrency,
         budget_usd=config.budget_usd,
+        spend=lambda: session.prior_spend_usd + pool.stats.spend_usd,
+        deadline_s=config.deadline_s,
         on_record=on_record,
+        lag=lag,
     )
+    batch.state.priced_units = len(session.prior_costs)
+    batch.state.priced_cost_usd = sum(session.prior_costs)
+    session.state = batch.state
     loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
+    started_at = now_iso()
+    run_task = asyncio.ensure_future(batch.run())
+    watch_task = asyncio.ensure_future(watch(batch)) if watch is not None else None
     presses = 0
 
     def interrupt() -> None:
@@ -155,32 +254,68 @@ async def execute(
         presses += 1
         if presses == 1:
             batch.stop("interrupted")
-        elif task is not None:
-            task.cancel()
+            if on_note:
+                on_note(
+                    "Ctrl-C: starting no new conversations; running ones finish "
+                    "(press again to cancel them)"
+                )
+        else:
+            run_task.cancel()
 
-    try:
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
         loop.add_signal_handler(signal.SIGINT, interrupt)
-    except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread
-        pass
-    deadline = (
-        loop.call_later(config.deadline_s, batch.stop, "deadline") if config.deadline_s else None
-    )
     try:
-        session.state = await batch.run()
-        session.status = session.state.stopped_because or "completed"
+        await run_task
+        session.status = _outcome(session, batch)
     except asyncio.CancelledError:
-        session.status, session.state = "interrupted", batch.state
-        raise
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            session.status = "cancelled"
+            raise  # cancelled from outside: propagate
+        session.status = "cancelled"  # our own second Ctrl-C: the run ends cleanly
     finally:
-        if deadline is not None:
-            deadline.cancel()
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
-        except (NotImplementedError, RuntimeError):  # pragma: no cover
-            pass
+        if watch_task is not None:
+            watch_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch_task
         writer.close()
-        manifest = read_manifest(session.run_dir)
-        manifest["status"] = session.status
-        manifest["ended_at"] = datetime.now(UTC).isoformat(timespec="seconds")
-        save_manifest(session.run_dir, manifest)
+        _close_manifest(session, batch, pool, started_at)
     return session
+
+
+def _close_manifest(session: Session, batch: Batch, pool: ModelPool, started_at: str) -> None:
+    state = batch.state
+    stats = pool.stats
+    entry = {
+        "started_at": started_at,
+        "ended_at": now_iso(),
+        "status": session.status,
+        "units_planned": len(session.todo),
+        "units_started": state.started,
+        "units_recorded": state.done,
+        "statuses": dict(state.statuses),
+        "spend_usd": stats.spend_usd,
+        "calls": {
+            "attempts": stats.calls,
+            "retries": stats.retries,
+            "rate_limited": stats.rate_limited,
+            "failed": stats.errors,
+            "unpriced": stats.unpriced_calls,
+            "input_tokens": stats.input_tokens,
+            "output_tokens": stats.output_tokens,
+        },
+        "concurrency": batch.concurrency_trace,
+        "limits": pool.snapshot(),
+        "loop_lag": batch.lag.stats(),
+        "forced_changes": session.forced,
+    }
+    manifest = read_manifest(session.run_dir)
+    sessions = manifest.get("sessions")
+    manifest["sessions"] = [*(sessions if isinstance(sessions, list) else []), entry]
+    manifest["status"] = session.status
+    manifest["ended_at"] = now_iso()
+    manifest["loop_lag"] = entry["loop_lag"]
+    save_manifest(session.run_dir, manifest)
+    session.info = entry

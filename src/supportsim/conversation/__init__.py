@@ -9,7 +9,6 @@ from supportsim.conversation._adapters import LangGraphAgent, load_object
 from supportsim.conversation._graph import Limits, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
-from supportsim.conversation._prompts import agent_system_prompt, customer_system_prompt
 from supportsim.conversation._oracle import OracleAgent
 from supportsim.conversation._participants import (
     Agent,
@@ -20,6 +19,7 @@ from supportsim.conversation._participants import (
     CustomerTurn,
     Visible,
 )
+from supportsim.conversation._prompts import agent_system_prompt, customer_system_prompt
 from supportsim.conversation._scripted import ScriptedCustomer
 from supportsim.conversation._specs import (
     AgentSpec,
@@ -44,31 +44,23 @@ from supportsim.conversation._transcript import (
 __all__ = [
     "ABNORMAL",
     "END_TOOL",
-    "AgentSpec",
-    "CallerFor",
-    "CustomerSpec",
-    "LLMAgent",
-    "LLMCustomer",
-    "LangGraphAgent",
-    "ModelCaller",
-    "agent_system_prompt",
-    "build_agent",
-    "build_customer",
-    "customer_system_prompt",
-    "load_object",
-    "parse_agent_spec",
-    "parse_customer_spec",
-    "to_llm_messages",
     "Agent",
     "AgentContext",
+    "AgentSpec",
     "AgentStep",
+    "CallerFor",
     "Customer",
+    "CustomerSpec",
     "CustomerStep",
     "CustomerTurn",
     "EndReason",
+    "LLMAgent",
     "LLMCall",
+    "LLMCustomer",
+    "LangGraphAgent",
     "Limits",
     "Message",
+    "ModelCaller",
     "OracleAgent",
     "Role",
     "ScriptedCustomer",
@@ -76,4 +68,13 @@ __all__ = [
     "Termination",
     "Transcript",
     "Visible",
+    "agent_system_prompt",
+    "build_agent",
+    "build_customer",
+    "customer_system_prompt",
+    "load_object",
+    "parse_agent_spec",
+    "parse_customer_spec",
+    "run_conversation",
+    "to_llm_messages",
 ]

@@ -9,11 +9,17 @@ over a ``messages`` state (LangChain messages), e.g. ``create_react_agent(...)``
 with ``interrupt_before=["tools"]``, or any graph whose last AI message carries the tool
 calls it wants made. supportsim executes those calls against the scenario's Environment
 (so faults, timing and the call log apply) and invokes the graph again with the results.
+
+Targets are imported with the current directory on ``sys.path`` (as ``uvicorn`` and
+``gunicorn`` do), so ``supportsim run --agent python:examples.python_agent:RuleAgent`` works
+from a checkout: a console script's ``sys.path`` does not otherwise include it.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,14 +36,20 @@ def load_object(target: str) -> Any:
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
         raise InputError(f"{target!r}: expected package.module:attribute")
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise InputError(f"{target!r}: cannot import {module_name}: {exc}") from exc
     try:
-        return getattr(module, attr)
+        value = getattr(module, attr)
     except AttributeError:
         raise InputError(f"{target!r}: {module_name} has no attribute {attr!r}") from None
+    if not callable(value):
+        raise InputError(f"{target!r}: expected a class or factory, got {type(value).__name__}")
+    return value
 
 
 def python_agent(target: str, label: str) -> Agent:
@@ -58,10 +70,13 @@ class LangGraphAgent:
     async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
         from langchain_core.messages import AIMessage
 
-        result = await self._graph.ainvoke({"messages": to_langchain(context, history)})
-        replies = [m for m in result["messages"] if isinstance(m, AIMessage)]
+        sent = to_langchain(context, history)
+        result = await self._graph.ainvoke({"messages": sent})
+        # Only what this invocation added: the history's own AI messages are not a reply.
+        old = {m.id for m in sent}
+        replies = [m for m in result["messages"] if isinstance(m, AIMessage) and m.id not in old]
         if not replies:
-            raise RuntimeError("the LangGraph graph returned no AI message")
+            raise RuntimeError(f"the LangGraph graph {self.name!r} added no AI message")
         last = replies[-1]
         calls = tuple(
             ToolCall(
@@ -79,26 +94,35 @@ def to_langchain(context: AgentContext, history: Sequence[Message]) -> list[Any]
     """The transcript as LangChain messages, starting with the system prompt."""
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-    out: list[Any] = [SystemMessage(context.system_prompt)]
-    for m in history:
+    # Stable ids: LangGraph's add_messages keeps an id'd message, and the Agent tells its
+    # new messages from the history by id.
+    out: list[Any] = [SystemMessage(context.system_prompt, id="supportsim-system")]
+    for i, m in enumerate(history):
+        mid = f"supportsim-{i}"
         if m.role == "customer":
-            out.append(HumanMessage(m.content))
+            out.append(HumanMessage(m.content, id=mid))
         elif m.role == "agent":
             calls = [{"id": c.id, "name": c.name, "args": _args(c.arguments)} for c in m.tool_calls]
-            out.append(AIMessage(m.content, tool_calls=calls))
+            out.append(AIMessage(m.content, tool_calls=calls, id=mid))
         else:
             out.append(
                 ToolMessage(
                     m.content,
                     tool_call_id=m.tool_call_id or "",
+                    name=m.name,
                     status="error" if m.is_error else "success",
+                    id=mid,
                 )
             )
     return out
 
 
 def langgraph_agent(target: str, label: str) -> Agent:
-    return LangGraphAgent(load_object(target)(), label)
+    """A fresh LangGraph Agent from a factory returning a compiled graph."""
+    graph = load_object(target)()
+    if not callable(getattr(graph, "ainvoke", None)):
+        raise InputError(f"{target!r} did not return a compiled LangGraph graph (no ainvoke)")
+    return LangGraphAgent(graph, label)
 
 
 def _args(raw: str) -> dict[str, Any]:

@@ -212,11 +212,16 @@ async def run_conversation(
     CancelledError). Status: completed, or infra_error / simulator_fault / harness_error."""
     run = _Run(env, agent, customer, context, limits, clock)
     app = build_graph(run)
+    deadline = asyncio.timeout(limits.timeout_s)
     try:
-        async with asyncio.timeout(limits.timeout_s):
+        async with deadline:
             await app.ainvoke({"next": "customer"}, {"recursion_limit": 1_000_000})
     except TimeoutError:
-        run.end("timeout", f"conversation exceeded {limits.timeout_s:g} s")
+        if not deadline.expired():  # a participant's own TimeoutError is not our deadline
+            run.end("error", "harness error")
+            run.t.status, run.t.error = "harness_error", traceback.format_exc()
+        else:
+            run.end("timeout", f"conversation exceeded {limits.timeout_s:g} s")
     except ProviderError as exc:
         run.end("error", "provider error")
         run.t.status, run.t.error = "infra_error", f"{type(exc).__name__}: {exc}"

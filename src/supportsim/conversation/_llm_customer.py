@@ -95,6 +95,8 @@ class LLMCustomer:
         self._needs_action = needs_action
         self._secret = _shingles(system_prompt)
         self.faults: list[str] = []
+        """Faults recovered from (a faulty reply whose retry was good) and premature_end;
+        a fault that survives its retry is raised instead and recorded by the orchestrator."""
 
     async def step(self, turn: CustomerTurn) -> CustomerStep:
         if not turn.view and self._opening:
@@ -126,9 +128,9 @@ class LLMCustomer:
             fault = self._fault(reply)
             if fault is None:
                 return reply
-            self.faults.append(fault)
-            if attempt == 1:
+            if attempt == 1:  # recorded once, by the orchestrator, from the exception
                 raise SimulatorFault(fault, reply.content[:200] or "(empty)")
+            self.faults.append(fault)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _read(self, response: LLMResponse) -> _Reply:

@@ -8,9 +8,9 @@ like a careful Agent's, and each say step ends its turn.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import orjson
-from collections.abc import Sequence
 
 from supportsim.conversation._participants import AgentContext, AgentStep
 from supportsim.conversation._transcript import Message

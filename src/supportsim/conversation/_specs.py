@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from supportsim.conversation._adapters import langgraph_agent, python_agent
+from supportsim.conversation._adapters import langgraph_agent, load_object, python_agent
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller
 from supportsim.conversation._llm_customer import LLMCustomer
 from supportsim.conversation._oracle import OracleAgent
@@ -22,7 +22,7 @@ from supportsim.conversation._scripted import ScriptedCustomer
 from supportsim.domains import Domain
 from supportsim.errors import InputError
 from supportsim.llm import ModelConfig, parse_model_spec
-from supportsim.scenario import PlannedCall, Persona, Scenario, reference_plan
+from supportsim.scenario import Persona, PlannedCall, Scenario, reference_plan
 
 AgentKind = Literal["oracle", "llm", "python", "langgraph"]
 CallerFor = Callable[[ModelConfig, str], ModelCaller]
@@ -44,11 +44,18 @@ class CustomerSpec:
 
 
 def parse_agent_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
+    """Parse one ``--agent`` value; python/langgraph targets are imported now to check them.
+
+    Raises:
+        InputError: Unknown form, a bad ``http:`` URL, or a target that does not import.
+    """
     if spec == "oracle":
         return AgentSpec(spec, "oracle")
     for prefix in ("python", "langgraph"):
         if spec.startswith(prefix + ":"):
-            return AgentSpec(spec, prefix, target=spec[len(prefix) + 1 :])  # type: ignore[arg-type]
+            target = spec[len(prefix) + 1 :]
+            load_object(target)  # a typo fails here, before any unit runs (InputError)
+            return AgentSpec(spec, prefix, target=target)  # type: ignore[arg-type]
     if spec.startswith("http:"):
         url, _, model = spec[5:].partition("#")
         if not url.startswith(("http://", "https://")):

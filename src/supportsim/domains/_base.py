@@ -149,6 +149,9 @@ class DomainCatalogue:
     def tool_args(self, domain: str) -> Mapping[str, Collection[str]]:
         return {name: t.arg_names() for name, t in self._domains[domain].tools.items()}
 
+    def state_fields(self, domain: str) -> Collection[str]:
+        return self._domains[domain].state_model.model_fields.keys()
+
     def state_problems(
         self, domain: str, state: Mapping[str, Any]
     ) -> list[tuple[tuple[str | int, ...], str]]:

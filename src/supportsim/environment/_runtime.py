@@ -133,8 +133,7 @@ class Environment:
         except ToolError as exc:
             return self._log(call_id, name, raw, parsed, None, str(exc), None, tool.kind, started)
         if fault is not None:
-            stale_state = self._initial.model_copy(deep=True)
-            result = degrade(fault, lambda: result, lambda: tool.run(stale_state, args))
+            result = degrade(fault, lambda: result, lambda: self._stale(tool, args, result))
         return self._log(
             call_id,
             name,
@@ -146,6 +145,16 @@ class Environment:
             tool.kind,
             started,
         )
+
+    def _stale(self, tool: Tool, args: Any, fresh: Any) -> Any:
+        """The call's result on the initial data (this conversation's session kept, so an
+        identity check already passed still counts); the fresh result if that refuses."""
+        old = self._initial.model_copy(deep=True)
+        old.session = self.state.session.model_copy(deep=True)
+        try:
+            return tool.run(old, args)
+        except ToolError:
+            return fresh
 
     def _run(self, tool: Tool, args: Any) -> Any:
         if tool.kind == "read":

@@ -81,7 +81,9 @@ def _parse(data: Any, where: str) -> Rubric:
                 Problem(
                     where,
                     ".".join(str(p) for p in e["loc"]),
-                    "unknown field" if e["type"] == "extra_forbidden" else e["msg"],
+                    "unknown field"
+                    if e["type"] == "extra_forbidden"
+                    else str(e["msg"]).removeprefix("Value error, "),
                 )
                 for e in exc.errors(include_url=False)
             ]

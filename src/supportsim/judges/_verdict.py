@@ -96,7 +96,9 @@ def parse_verdict(model: type[BaseModel], response: LLMResponse) -> Parsed:
     calls = [c for c in response.tool_calls if c.name == TOOL_NAME]
     if not calls:
         said = response.content.strip()[:200]
-        return Parsed(None, f"no {TOOL_NAME} call" + (f" (replied with text: {said!r})" if said else ""))
+        return Parsed(
+            None, f"no {TOOL_NAME} call" + (f" (replied with text: {said!r})" if said else "")
+        )
     if len(calls) > 1:
         return Parsed(None, f"{TOOL_NAME} was called {len(calls)} times; call it once")
     try:

@@ -15,7 +15,6 @@ Conversion choices:
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd
-from ._errors import _provider_errors
+from ._errors import provider_call
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import ANTHROPIC_STREAM, WARM_REQUEST, canned_client, ensure_warm
@@ -261,9 +260,8 @@ class AnthropicMessagesClient:
         """
         params = build_anthropic_params(self.config, request)
         await ensure_warm("anthropic", self._warm_up)
-        with _provider_errors(self.config.name):
-            async with asyncio.timeout(self.config.timeout_s):
-                return await self._complete(params)
+        async with provider_call(self.config.name, self.config.timeout_s):
+            return await self._complete(params)
 
     async def _complete(self, params: dict[str, Any]) -> LLMResponse:
         acc = _Accumulator()

@@ -9,12 +9,13 @@ importing this package must not import them (they read environment variables on 
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import json
 import sys
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import httpx2
@@ -146,6 +147,21 @@ def translate(model: str, exc: Exception) -> ProviderError | None:
     if isinstance(exc, json.JSONDecodeError):
         return ProviderError(model, f"malformed stream data: {exc}", retryable=True)
     return None
+
+
+@asynccontextmanager
+async def provider_call(model: str, timeout_s: float) -> AsyncIterator[None]:
+    """One provider call: SDK errors translated, the whole call under ``timeout_s``.
+
+    The SDK's own timeout only bounds each read; a stream that keeps sending pings (as
+    Anthropic's does) or trickles tokens would never trip it. This deadline covers the call.
+    """
+    with _provider_errors(model):
+        try:
+            async with asyncio.timeout(timeout_s):
+                yield
+        except TimeoutError as exc:
+            raise ProviderTimeout(model, f"no complete reply within {timeout_s:g} s") from exc
 
 
 @contextmanager

@@ -15,14 +15,13 @@ server implements. Choices made for those servers:
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd
-from ._errors import _provider_errors
+from ._errors import provider_call
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import OPENAI_COMPLETION, OPENAI_STREAM, WARM_REQUEST, canned_client, ensure_warm
@@ -214,11 +213,10 @@ class OpenAIChatClient:
         """
         params = build_openai_params(self.config, request, stream=self._stream)
         await ensure_warm(f"openai-stream={self._stream}", self._warm_up)
-        with _provider_errors(self.config.name):
-            async with asyncio.timeout(self.config.timeout_s):
-                if self._stream:
-                    return await self._complete_streamed(params)
-                return await self._complete_whole(params)
+        async with provider_call(self.config.name, self.config.timeout_s):
+            if self._stream:
+                return await self._complete_streamed(params)
+            return await self._complete_whole(params)
 
     async def _complete_streamed(self, params: dict[str, Any]) -> LLMResponse:
         acc = _Accumulator()

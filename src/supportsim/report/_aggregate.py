@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from supportsim.scoring import mean_pass_hat_k, percentile, wilson_interval
+from supportsim.scoring import pass_hat_k, percentile, wilson_interval
 from supportsim.store import ConversationRecord, MessageRecord
 
 TOP_FAILING_CHECKS = 20
@@ -50,6 +50,23 @@ def _known_sum(values: Sequence[_N | None]) -> _N | None:
     if not values or any(v is None for v in values):
         return None
     return sum(v for v in values if v is not None)
+
+
+def _pass_hat_k(counts: Sequence[tuple[int, int]], trials: int) -> dict[str, Any]:
+    """pass^k for k = 1..trials, each over the scenarios with at least k scored trials.
+
+    A scenario that lost a trial to an infra error still counts for smaller k instead of
+    voiding pass^k for the whole agent; ``pass_hat_k_scenarios`` says how many counted.
+    """
+    values: dict[str, float | None] = {}
+    used: dict[str, int] = {}
+    for k in range(1, trials + 1):
+        usable = [(n, c) for n, c in counts if n >= k]
+        used[str(k)] = len(usable)
+        values[str(k)] = (
+            sum(pass_hat_k(n=n, c=c, k=k) for n, c in usable) / len(usable) if usable else None
+        )
+    return {"pass_hat_k": values, "pass_hat_k_scenarios": used}
 
 
 def _rate(records: Sequence[ConversationRecord]) -> dict[str, Any]:
@@ -98,7 +115,7 @@ def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[st
         **_rate(scored),
         "units": len(records),
         "scenarios": len(by_scenario),
-        "pass_hat_k": {str(k): mean_pass_hat_k(counts, k) for k in range(1, trials + 1)},
+        **_pass_hat_k(counts, trials),
         "response_ms": _percentiles(response),
         "response_ms_mean": _mean(response),
         "ttft_ms": _percentiles([m.ttft_ms for m in replies if m.ttft_ms is not None]),
@@ -116,7 +133,8 @@ def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[st
         "status": dict(sorted(Counter(r.status for r in records).items())),
         "termination": dict(sorted(Counter(r.termination for r in records).items())),
         "check_kinds": {
-            k: {"failed": c["failed"], "evaluated": c["evaluated"]} for k, c in sorted(kinds.items())
+            k: {"failed": c["failed"], "evaluated": c["evaluated"]}
+            for k, c in sorted(kinds.items())
         },
     }
 

@@ -61,15 +61,23 @@ def _text(x: float, y: float, text: str, **attrs: str) -> str:
 def strict_vs_partial(agents: Sequence[str], stats: Mapping[str, Mapping[str, Any]]) -> Markup:
     """Per agent: the strict bar with its 95% interval, the partial bar, and the gap."""
     colours = agent_colours(agents)
-    left, right, row = 150, 560, 46
-    width, height = right + 90, 30 + row * len(agents) + 30
+    left, right, row = 170, 500, 46
+    width, height = right + 190, 30 + row * len(agents) + 30
     scale = right - left
     body = [_text(left, 16, "strict (solid, 95% CI) vs partial (light)", fill="#444")]
+    axis_y = 30 + row * len(agents)
+    for t in (0, 0.25, 0.5, 0.75, 1.0):
+        x = left + t * scale
+        body.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="24" y2="{axis_y}" stroke="#ddd" '
+            'stroke-dasharray="2,3"/>'
+        )
+        body.append(_text(x, axis_y + 14, pct(t, 0), text_anchor="middle", fill="#666"))
     for i, name in enumerate(agents):
         a = stats[name]
         y = 28 + i * row
         colour = colours[name]
-        body.append(_text(left - 8, y + 20, _clip(name), text_anchor="end"))
+        body.append(_label(left - 8, y + 20, name, 24))
         s, p = a.get("strict_rate"), a.get("partial_mean")
         if p is not None:
             body.append(
@@ -90,14 +98,6 @@ def strict_vs_partial(agents: Sequence[str], stats: Mapping[str, Mapping[str, An
             gap = a.get("partial_gap")
             note = f"strict {pct(s)}" + (f" · gap {gap * 100:+.1f} pts" if gap is not None else "")
             body.append(_text(left + max(s, hi) * scale + 4, y + 16, note, font_weight="600"))
-    axis_y = 30 + row * len(agents)
-    for t in (0, 0.25, 0.5, 0.75, 1.0):
-        x = left + t * scale
-        body.append(
-            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="24" y2="{axis_y}" stroke="#ddd" '
-            'stroke-dasharray="2,3"/>'
-        )
-        body.append(_text(x, axis_y + 14, pct(t, 0), text_anchor="middle", fill="#666"))
     return _svg(width, height + 4, body, "strict versus partial per agent")
 
 
@@ -127,11 +127,15 @@ def scatter(
     body: list[str] = []
     for t in (0, 0.25, 0.5, 0.75, 1.0):
         y = top + plot_h * (1 - t)
-        body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>')
+        body.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>'
+        )
         body.append(_text(left - 6, y + 4, pct(t, 0), text_anchor="end", fill="#666"))
     for t in ticks:
         x = left + plot_w * t / x_max
-        body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="#eee"/>')
+        body.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="#eee"/>'
+        )
         body.append(_text(x, top + plot_h + 16, x_fmt(t), text_anchor="middle", fill="#666"))
     body.append(
         f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999"/>'
@@ -141,7 +145,8 @@ def scatter(
         f'<text transform="translate(14 {top + plot_h / 2:.0f}) rotate(-90)" '
         f'text-anchor="middle">{escape(y_label)}</text>'
     )
-    for p in drawn:
+    placed: list[tuple[float, float, float]] = []  # label boxes: x from, x to, baseline
+    for p in sorted(drawn, key=lambda p: -(p.y or 0)):
         assert p.x is not None and p.y is not None
         cx, cy = left + plot_w * p.x / x_max, top + plot_h * (1 - p.y)
         if p.y_ci:
@@ -155,11 +160,28 @@ def scatter(
             f'stroke="#fff" stroke-width="1.5"><title>{escape(p.label)}: {pct(p.y)}, '
             f"{escape(x_fmt(p.x))}</title></circle>"
         )
-        body.append(_text(cx + 10, cy + 4, _clip(p.label, 22), font_weight="600"))
+        label = _clip(p.label, 24)
+        span = 7.2 * len(label)
+        to_left = cx + 10 + span > width - 4
+        x1 = cx - 10 - span if to_left else cx + 10
+        y = cy + 4
+        while any(x1 < b and x1 + span > a and abs(y - base) < 14 for a, b, base in placed):
+            y += 14  # nudge down past a label already there
+        placed.append((x1, x1 + span, y))
+        body.append(
+            _text(
+                cx - 10 if to_left else cx + 10,
+                y,
+                label,
+                font_weight="600",
+                text_anchor="end" if to_left else "start",
+            )
+        )
     missing = [p.label for p in points if p not in drawn]
     if missing:
-        note = "not shown (no data): " + ", ".join(_clip(m, 18) for m in missing)
-        body.append(_text(left, top + plot_h + 32, note, fill="#a00"))
+        note = "not shown (no data): " + ", ".join(_clip(m, 24) for m in missing)
+        body.append(_text(left, height + 14, note, fill="#a00"))
+        height += 22
     return _svg(width, height, body, title)
 
 
@@ -167,8 +189,8 @@ def latency_boxes(
     agents: Sequence[str], stats: Mapping[str, Mapping[str, Any]], colours: Mapping[str, str]
 ) -> Markup:
     """Per agent, per Agent reply: whiskers p10–p90, box p25–p75, median, p99 tick."""
-    left, right, row = 150, 560, 34
-    width, height = right + 90, 20 + row * len(agents) + 34
+    left, right, row = 170, 560, 34
+    width, height = right + 110, 20 + row * len(agents) + 34
     dists = {a: stats[a]["latency"] for a in agents}
     top_value = max((d["p99"] or 0 for d in dists.values()), default=0.0)
     ticks = _nice_ticks(top_value * 1.05)
@@ -180,10 +202,17 @@ def latency_boxes(
         x = left + t * scale
         body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="8" y2="{axis_y}" stroke="#eee"/>')
         body.append(_text(x, axis_y + 14, ms(t), text_anchor="middle", fill="#666"))
-    body.append(_text((left + right) / 2, axis_y + 30, "response time per Agent reply (ms)", text_anchor="middle"))
+    body.append(
+        _text(
+            (left + right) / 2,
+            axis_y + 30,
+            "response time per Agent reply (ms)",
+            text_anchor="middle",
+        )
+    )
     for i, name in enumerate(agents):
         d, y, c = dists[name], 14 + i * row, colours[name]
-        body.append(_text(left - 8, y + 14, _clip(name), text_anchor="end"))
+        body.append(_label(left - 8, y + 14, name, 24))
         if not d["n"]:
             body.append(_text(left, y + 14, f"no replies {DASH}", fill="#999"))
             continue
@@ -200,8 +229,9 @@ def latency_boxes(
             f'<line x1="{px(d["p10"]):.1f}" x2="{px(d["p90"]):.1f}" y1="{y + 10}" '
             f'y2="{y + 10}" stroke="{c}" stroke-width="2"/>'
         )
+        box_w = max(px(d["p75"]) - px(d["p25"]), 1)
         body.append(
-            f'<rect x="{px(d["p25"]):.1f}" y="{y}" width="{max(px(d["p75"]) - px(d["p25"]), 1):.1f}" '
+            f'<rect x="{px(d["p25"]):.1f}" y="{y}" width="{box_w:.1f}" '
             f'height="20" fill="{c}" fill-opacity="0.45" stroke="{c}"/>'
         )
         body.append(
@@ -222,18 +252,15 @@ def heatmap(
 ) -> Markup:
     """Category x agent, coloured by strict rate, each cell labelled with rate and n."""
     groups = sorted({g for per in by_category.values() for g in per})
-    left, top, cell_w, cell_h = 170, 60, 110, 30
+    left, top, cell_w, cell_h = 170, 30, 120, 30
     width, height = left + cell_w * len(agents) + 10, top + cell_h * len(groups) + 10
     body: list[str] = []
     for j, name in enumerate(agents):
         x = left + j * cell_w + cell_w / 2
-        body.append(
-            f'<text transform="translate({x:.1f} {top - 8}) rotate(-20)" text-anchor="start" '
-            f'font-weight="600">{escape(_clip(name, 18))}</text>'
-        )
+        body.append(_label(x, top - 10, name, 14, text_anchor="middle", font_weight="600"))
     for i, g in enumerate(groups):
         y = top + i * cell_h
-        body.append(_text(left - 8, y + 19, _clip(g, 24), text_anchor="end"))
+        body.append(_label(left - 8, y + 19, g, 24))
         for j, name in enumerate(agents):
             x = left + j * cell_w
             cell = by_category.get(name, {}).get(g)
@@ -259,5 +286,62 @@ def _heat(rate: float) -> str:
     return f"#{r:02x}{g:02x}{bl:02x}"
 
 
+def _label(x: float, y: float, text: str, limit: int, **attrs: str) -> str:
+    """A label clipped to ``limit`` characters; the full text shows on hover."""
+    attrs.setdefault("text_anchor", "end")
+    extra = "".join(f' {k.replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}"{extra}><title>{escape(text)}</title>'
+        f"{escape(_clip(text, limit))}</text>"
+    )
+
+
 def _clip(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def forest(rows: Sequence[tuple[str, float | None, Sequence[float] | None, bool]]) -> Markup:
+    """B − A per row (overall, then categories): a dot at the delta, a line for the 95% CI,
+    on an axis symmetric around zero. Rows are (label, delta points, ci points, detected)."""
+    left, right, row_h = 170, 560, 26
+    width, height = right + 80, 20 + row_h * len(rows) + 30
+    extent = max(
+        [abs(v) for _, d, ci, _ in rows for v in ([d] if d is not None else []) + list(ci or [])]
+        + [5.0]
+    )
+    ticks = _nice_ticks(extent * 1.05, 3)
+    hi = ticks[-1]
+    mid = (left + right) / 2
+
+    def px(v: float) -> float:
+        return mid + v / hi * (right - left) / 2
+
+    axis_y = 12 + row_h * len(rows)
+    body: list[str] = []
+    for t in ticks:
+        for v in {t, -t}:
+            colour = "#999" if v == 0 else "#eee"
+            body.append(
+                f'<line x1="{px(v):.1f}" x2="{px(v):.1f}" y1="6" y2="{axis_y}" stroke="{colour}"/>'
+            )
+            tick = "0" if v == 0 else f"{v:+.0f}"
+            body.append(_text(px(v), axis_y + 14, tick, text_anchor="middle", fill="#666"))
+    body.append(_text(mid, axis_y + 28, "B − A (points)", text_anchor="middle"))
+    for i, (label, delta, ci, detected) in enumerate(rows):
+        y = 20 + i * row_h
+        weight = "600" if i == 0 else "400"
+        body.append(_text(left - 8, y + 4, _clip(label, 24), text_anchor="end", font_weight=weight))
+        if delta is None:
+            continue
+        colour = ("#1a9850" if delta > 0 else "#d73027") if detected else "#555"
+        if ci:
+            body.append(
+                f'<line x1="{px(ci[0]):.1f}" x2="{px(ci[1]):.1f}" y1="{y}" y2="{y}" '
+                f'stroke="{colour}" stroke-width="2"/>'
+            )
+        body.append(
+            f'<circle cx="{px(delta):.1f}" cy="{y}" r="5" fill="{colour}">'
+            f"<title>{escape(label)}: {delta:+.1f} points</title></circle>"
+        )
+        body.append(_text(right + 6, y + 4, f"{delta:+.1f}", fill=colour))
+    return _svg(width, height, body, "difference B minus A with 95% intervals")

@@ -9,7 +9,6 @@ would detect ``detect_points``.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,9 +71,7 @@ def _clusters(pairs: Sequence[Pair], diff: str) -> list[tuple[float, int]]:
     by: dict[str, list[float]] = defaultdict(list)
     for p in pairs:
         value = (
-            float(p.b_strict) - float(p.a_strict)
-            if diff == "strict"
-            else p.b_partial - p.a_partial
+            float(p.b_strict) - float(p.a_strict) if diff == "strict" else p.b_partial - p.a_partial
         )
         by[p.scenario_id].append(value)
     return [(sum(v), len(v)) for _, v in sorted(by.items())]
@@ -110,9 +107,7 @@ def _metric(pairs: Sequence[Pair], metric: str, seed: str) -> dict[str, Any]:
     b_mean = sum(b_values) / n if n else None
     delta = b_mean - a_mean if a_mean is not None and b_mean is not None else None
     ci = [interval[0] * 100, interval[1] * 100] if interval else None
-    detected = bool(
-        n and extra["p"] < ALPHA and ci is not None and (ci[0] > 0 or ci[1] < 0)
-    )
+    detected = bool(n and extra["p"] < ALPHA and ci is not None and (ci[0] > 0 or ci[1] < 0))
     return {
         "a": a_mean,
         "b": b_mean,
@@ -157,7 +152,7 @@ def _verdict(metric: str, m: dict[str, Any], pairs: Sequence[Pair]) -> tuple[str
         if found is None:
             return f"no detectable difference on {metric} ({m['delta_points']:+.1f} points)", None
         needed_pairs = found
-    needed = math.ceil(needed_pairs / (len(pairs) / scenarios))
+    needed = -(-needed_pairs * scenarios // len(pairs))  # ceil, in integers: pairs per scenario
     more = max(needed - scenarios, 0)
     if more == 0:
         return (
@@ -205,8 +200,9 @@ def compare_pair(
         "by_category": {
             cat: {
                 "pairs": len(ps),
-                "strict": _metric(ps, "strict", f"{seed}|{cat}"),
-                "partial": _metric(ps, "partial", f"{seed}|{cat}"),
+                # one category holds every pair: its numbers are the agent's (no resampling)
+                "strict": strict if len(ps) == len(pairs) else _metric(ps, "strict", seed + cat),
+                "partial": partial if len(ps) == len(pairs) else _metric(ps, "partial", seed + cat),
                 "flipped": {k: len(v) for k, v in _flips(ps).items()},
             }
             for cat, ps in sorted(categories.items())

@@ -31,7 +31,7 @@ def ci(interval: Sequence[float] | None, digits: int = 1) -> str:
 def ms(value: float | None) -> str:
     if value is None:
         return DASH
-    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+    return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:.1f}"
 
 
 def number(value: float | None, digits: int = 0) -> str:

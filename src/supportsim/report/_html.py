@@ -25,6 +25,7 @@ from supportsim.report import _format
 from supportsim.report._charts import (
     Point,
     agent_colours,
+    forest,
     heatmap,
     latency_boxes,
     scatter,
@@ -157,13 +158,25 @@ def render_report(
         charts=_charts(summary, agents),
         domains=sorted({g for per in summary["by_domain"].values() for g in per}),
         failing=failing,
+        statuses=sorted({k for a in summary["agents"].values() for k in a["status"]}),
+        terminations=sorted({k for a in summary["agents"].values() for k in a["termination"]}),
         transcripts={r.unit_id: _transcript(r) for r in records},
     )
 
 
 def render_comparison(comparison: Mapping[str, Any]) -> str:
     """The comparison of two runs: verdicts, paired deltas per agent and per category."""
-    return _render("compare.html.j2", "report.js", c=comparison)
+    charts = {}
+    for row in comparison["agents"]:
+        for metric in ("strict", "partial"):
+            m = row[metric]
+            rows = [("all categories", m["delta_points"], m["ci95_points"], m["detected"])]
+            rows += [
+                (cat, g[metric]["delta_points"], g[metric]["ci95_points"], g[metric]["detected"])
+                for cat, g in row["by_category"].items()
+            ]
+            charts[(row["label"], metric)] = forest(rows)
+    return _render("compare.html.j2", "report.js", c=comparison, charts=charts)
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -33,7 +33,10 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     n = a_only + b_only
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(a_only, b_only) + 1))
+    tail, term = 0, 1  # sum of C(n, i) for i <= min(a_only, b_only), in exact integers
+    for i in range(min(a_only, b_only) + 1):
+        tail += term
+        term = term * (n - i) // (i + 1)
     return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
 
 
@@ -56,11 +59,16 @@ def cluster_bootstrap(
         return (value, value)
     rng = random.Random(seed)
     m = len(clusters)
-    index = range(m)
     stats = []
-    for _ in range(resamples):
-        draw = rng.choices(index, k=m)
-        stats.append(sum(sums[i] for i in draw) / sum(sizes[i] for i in draw))
+    if len(set(sizes)) == 1:  # the usual case (same trials everywhere): draw sums only
+        total = m * sizes[0]
+        for _ in range(resamples):
+            stats.append(sum(rng.choices(sums, k=m)) / total)
+    else:
+        index = range(m)
+        for _ in range(resamples):
+            draw = rng.choices(index, k=m)
+            stats.append(sum(sums[i] for i in draw) / sum(sizes[i] for i in draw))
     low, high = percentile(stats, 2.5), percentile(stats, 97.5)
     assert low is not None and high is not None
     return (low, high)

@@ -49,9 +49,9 @@ def quality_table(summary: Mapping[str, Any]) -> Table:
     table.add_column("agent", no_wrap=True)
     table.add_column("scored/units", justify="right")
     table.add_column("strict", justify="right")
-    table.add_column("95% CI", justify="right")
+    table.add_column("95% CI", justify="right", no_wrap=True)
     table.add_column("partial", justify="right")
-    table.add_column("gap", justify="right")
+    table.add_column("gap pts", justify="right")
     for k in ks:
         table.add_column(f"pass^{k}", justify="right")
     for name in leaderboard_order(agents):
@@ -63,10 +63,17 @@ def quality_table(summary: Mapping[str, Any]) -> Table:
             pct(a["strict_rate"]),
             ci(a["strict_ci95"]),
             pct(a["partial_mean"]),
-            DASH if gap is None else f"{gap * 100:+.1f} pts",
-            *(pct(a["pass_hat_k"].get(k)) for k in ks),
+            DASH if gap is None else f"{gap * 100:+.1f}",
+            *(_pass_k(a, k) for k in ks),
         )
     return table
+
+
+def _pass_k(agent: Mapping[str, Any], k: str) -> str:
+    """pass^k, and over how many scenarios when some had fewer than k scored trials."""
+    used, total = agent["pass_hat_k_scenarios"][k], agent["scenarios"]
+    value = pct(agent["pass_hat_k"][k])
+    return value if used == total or not used else f"{value} ({used}/{total} sc.)"
 
 
 def speed_table(summary: Mapping[str, Any]) -> Table:
@@ -127,19 +134,15 @@ def breakdown_table(summary: Mapping[str, Any], key: str) -> Table:
 
 def failing_table(summary: Mapping[str, Any]) -> Table:
     table = Table(title="checks that fail most often", show_lines=True)
-    table.add_column("scenario", no_wrap=True)
-    table.add_column("check", no_wrap=True)
-    table.add_column("failed", justify="right")
-    table.add_column("agents")
-    table.add_column("reasons")
+    table.add_column("scenario / check")
+    table.add_column("failed", justify="right", no_wrap=True)
+    table.add_column("reasons (by agent)", ratio=1)
     for f in summary["failing_checks"]:
         reasons = "\n".join(f"{r['count']}× {r['reason']}" for r in f["reasons"])
         table.add_row(
-            _t(f["scenario_id"]),
-            _t(f"{f['check_id']} ({f['kind']})"),
+            _t(f"{f['scenario_id']}\n{f['check_id']}"),
             f"{f['failed']}/{f['evaluated']}",
-            _t(counts(f["agents"])),
-            _t(reasons),
+            _t(f"{reasons}\n({counts(f['agents'])})"),
         )
     return table
 
@@ -169,46 +172,46 @@ def _delta(metric: Mapping[str, Any]) -> str:
 
 
 def comparison_table(comparison: Mapping[str, Any]) -> Table:
-    table = Table(title="B − A per agent, paired by scenario and trial (points, 95% CI)")
-    table.add_column("agent", no_wrap=True)
-    for column in ("pairs", "strict A", "strict B", "Δ strict", "McNemar p", "flipped"):
+    """Per agent and metric: A, B and B − A (points, 95% CI) with the paired test's p."""
+    table = Table(title="B − A per agent, paired by scenario and trial")
+    table.add_column("agent")
+    table.add_column("metric")
+    for column in ("A", "B", "B − A [95% CI]", "p"):
         table.add_column(column, justify="right")
-    for column in ("partial A", "partial B", "Δ partial", "p"):
-        table.add_column(column, justify="right")
+    table.add_column("test")
     for row in comparison["agents"]:
-        s, p = row["strict"], row["partial"]
-        flips = row["flipped"]
-        table.add_row(
-            _t(row["label"]),
-            f"{row['pairs']} ({row['scenarios']} sc.)",
-            pct(s["a"]),
-            pct(s["b"]),
-            _delta(s),
-            f"{s['p']:.2g}",
-            f"+{len(flips['to_pass'])} / −{len(flips['to_fail'])}",
-            pct(p["a"]),
-            pct(p["b"]),
-            _delta(p),
-            f"{p['p']:.2g}",
-        )
+        for metric in ("strict", "partial"):
+            m = row[metric]
+            table.add_row(
+                _t(row["label"]) if metric == "strict" else "",
+                metric,
+                pct(m["a"]),
+                pct(m["b"]),
+                _delta(m),
+                f"{m['p']:.2g}",
+                "McNemar" if metric == "strict" else "sign-flip",
+            )
     return table
 
 
 def category_comparison_table(row: Mapping[str, Any]) -> Table:
-    table = Table(title=Text(f"{row['label']}: B − A per category (points, 95% CI)"))
-    table.add_column("category", no_wrap=True)
-    for column in ("pairs", "Δ strict", "McNemar p", "flipped", "Δ partial", "p"):
+    table = Table(title=Text(f"{row['label']}: B − A per category"))
+    table.add_column("category")
+    table.add_column("metric")
+    for column in ("pairs", "A", "B", "B − A [95% CI]", "p"):
         table.add_column(column, justify="right")
     for cat, c in row["by_category"].items():
-        table.add_row(
-            _t(cat),
-            str(c["pairs"]),
-            _delta(c["strict"]),
-            f"{c['strict']['p']:.2g}",
-            f"+{c['flipped']['to_pass']} / −{c['flipped']['to_fail']}",
-            _delta(c["partial"]),
-            f"{c['partial']['p']:.2g}",
-        )
+        for metric in ("strict", "partial"):
+            m = c[metric]
+            table.add_row(
+                _t(cat) if metric == "strict" else "",
+                metric,
+                str(c["pairs"]) if metric == "strict" else "",
+                pct(m["a"]),
+                pct(m["b"]),
+                _delta(m),
+                f"{m['p']:.2g}",
+            )
     return table
 
 
@@ -222,7 +225,14 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
     for row in comparison["agents"]:
         console.print(Text(f"{row['label']}: {row['verdict']}", style="bold"))
         console.print(Text(f"{row['label']}: {row['partial_verdict']}"))
-        flips = row["flipped"]
+        s, flips = row["strict"], row["flipped"]
+        console.print(
+            Text(
+                f"  {row['pairs']} pairs over {row['scenarios']} scenarios; strict passed in A "
+                f"only {s['a_only']}, in B only {s['b_only']}; not paired: "
+                + counts(row["unpaired"])
+            )
+        )
         if flips["to_pass"]:
             console.print(Text("  now passing more often in B: " + ", ".join(flips["to_pass"])))
         if flips["to_fail"]:

@@ -33,6 +33,10 @@ class Catalogue(Protocol):
         """Tool name -> argument names, for one domain."""
         ...
 
+    def state_fields(self, domain: str) -> Collection[str]:
+        """Top-level field names of the domain's state (``compare_state`` paths start there)."""
+        ...
+
     def state_problems(self, domain: str, state: Mapping[str, Any]) -> list[tuple[PathKey, str]]:
         """Problems of a scenario's ``state`` merged over the domain fixture, by field."""
         ...
@@ -204,6 +208,17 @@ def check_references(
         reference_plan(scenario)
     except PlanError as exc:
         out.append(doc.problem(exc.loc, str(exc)))
+    if isinstance(scenario.compare_state, list):
+        fields = catalogue.state_fields(scenario.domain)
+        for i, path in enumerate(scenario.compare_state):
+            if path.split(".")[0] not in fields:
+                known = ", ".join(sorted(fields))
+                out.append(
+                    doc.problem(
+                        ("compare_state", i),
+                        f"no state field {path.split('.')[0]!r} (known: {known})",
+                    )
+                )
     for loc, message in catalogue.state_problems(scenario.domain, scenario.state):
         out.append(doc.problem(("state", *loc), message))
     return out

@@ -11,6 +11,14 @@ Routes: ``POST /v1/chat/completions`` (also ``/chat/completions``), ``POST /v1/m
 ``GET /v1/models`` and ``GET /health``. Every completion request is recorded as a
 :class:`RecordedRequest` without its ``authorization``/``x-api-key``/``api-key`` headers.
 
+Timing: a reply's ``ttft_ms``/``total_ms`` (else the server-wide :meth:`MockLLMServer.latency`)
+count from when the handler starts. A stream sends its headers, preamble and first content
+delta together at ``ttft_ms`` and spreads the remaining frames evenly so the last lands at
+``total_ms``; a non-streamed answer (or error) is sent whole at ``max(ttft_ms, total_ms)``.
+Deadlines are absolute, so one late timer does not shift the rest. The server shares the
+caller's event loop (unless started in a thread): CPU-heavy client work, such as the SDKs'
+lazy imports on their first call, delays it too, so latency tests should warm up first.
+
 State is guarded by a lock, so a server started with :meth:`MockLLMServer.start_in_thread`
 can be scripted and inspected from the main thread while its own loop serves requests.
 """
@@ -24,16 +32,16 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 import orjson
 from aiohttp import web
 
 from supportsim.testing import _anthropic_wire, _openai_wire
-from supportsim.testing._wire_common import StreamPlan, WireContext, new_id
+from supportsim.testing._http import Api, abort, error_body, json_response, request_ids
+from supportsim.testing._wire_common import StreamPlan, WireContext
 from supportsim.testing.replies import Reply
 
-Api = Literal["openai", "anthropic"]
 Responder = Callable[["RecordedRequest"], Reply]
 
 __all__ = ["Api", "MockLLMServer", "RecordedRequest", "Responder"]
@@ -250,7 +258,7 @@ class MockLLMServer:
         ]
         first, last = (names[0], names[-1]) if names else (None, None)
         listing = {"object": "list", "data": data, "has_more": False}
-        return _json(200, {**listing, "first_id": first, "last_id": last})
+        return json_response(200, {**listing, "first_id": first, "last_id": last})
 
     async def _openai(self, request: web.Request) -> web.StreamResponse:
         return await self._handle(request, "openai")
@@ -268,8 +276,8 @@ class MockLLMServer:
         except orjson.JSONDecodeError:
             body = None
         if not isinstance(body, dict):
-            return _json(
-                400, _error_body(api, 400, "mock server: request body is not a JSON object")
+            return json_response(
+                400, error_body(api, 400, "mock server: request body is not a JSON object")
             )
         recorded = RecordedRequest(
             api=api,
@@ -286,13 +294,13 @@ class MockLLMServer:
         reply = self._next_reply(recorded)
         if reply is None:
             message = f"mock server: no scripted reply for model {recorded.model}"
-            return _json(400, _error_body(api, 400, message))
+            return json_response(400, error_body(api, 400, message))
         try:
             return await self._respond(request, recorded, reply, start)
         except (_Stopping, ConnectionError):
             # Server stopping, or the client went away mid-response (timeout, early close):
             # drop the connection; aiohttp ignores the placeholder it cannot write.
-            _abort(request)
+            abort(request)
             return web.Response(status=503)
 
     async def _respond(
@@ -308,8 +316,8 @@ class MockLLMServer:
             await self._wait_until(float("inf"))
         if reply.kind == "error":
             await self._wait_until(end_at)
-            return _json(
-                reply.status, _error_body(recorded.api, reply.status, reply.message), reply
+            return json_response(
+                reply.status, error_body(recorded.api, reply.status, reply.message), reply
             )
         ctx = WireContext(
             model=recorded.model,
@@ -328,13 +336,15 @@ class MockLLMServer:
             )
             await self._wait_until(end_at if complete else ttft_at)
             if complete:
-                return web.Response(body=payload, content_type="application/json", headers=_ids())
-            response = web.StreamResponse(headers=_ids())
+                return web.Response(
+                    body=payload, content_type="application/json", headers=request_ids()
+                )
+            response = web.StreamResponse(headers=request_ids())
             response.content_type = "application/json"
             response.content_length = len(payload)
             await response.prepare(request)
             await response.write(payload[: len(payload) // 2])
-            _abort(request)
+            abort(request)
             return response
         render = (
             _openai_wire.stream_plan if recorded.api == "openai" else _anthropic_wire.stream_plan
@@ -352,7 +362,11 @@ class MockLLMServer:
     ) -> web.StreamResponse:
         """Write the head at TTFT, spread the rest evenly until the end, then finish or cut."""
         await self._wait_until(ttft_at)
-        headers = {**_ids(), "Cache-Control": "no-cache", "Content-Type": "text/event-stream"}
+        headers = {
+            **request_ids(),
+            "Cache-Control": "no-cache",
+            "Content-Type": "text/event-stream",
+        }
         response = web.StreamResponse(headers=headers)
         await response.prepare(request)
         await response.write(b"".join(plan.head))
@@ -363,7 +377,7 @@ class MockLLMServer:
         if complete:
             await response.write_eof()
         else:
-            _abort(request)
+            abort(request)
         return response
 
     async def _wait_until(self, deadline: float) -> None:
@@ -378,33 +392,3 @@ class MockLLMServer:
         await asyncio.wait([stopped], timeout=None if delay == float("inf") else delay)
         if stopped.done():
             raise _Stopping
-
-
-def _ids() -> dict[str, str]:
-    """Request-id headers both SDKs surface on responses and errors."""
-    rid = new_id("req_mock_")
-    return {"x-request-id": rid, "request-id": rid}
-
-
-def _error_body(api: Api, status: int, message: str) -> dict[str, Any]:
-    if api == "openai":
-        return _openai_wire.error_body(status, message)
-    return _anthropic_wire.error_body(status, message)
-
-
-def _json(status: int, body: object, reply: Reply | None = None) -> web.Response:
-    """A JSON response; an error reply with ``retry_after_s`` adds both retry headers."""
-    headers = _ids()
-    if reply is not None and reply.retry_after_s is not None:
-        headers["Retry-After"] = f"{reply.retry_after_s:g}"
-        headers["retry-after-ms"] = f"{reply.retry_after_s * 1000:g}"
-    return web.Response(
-        status=status, body=orjson.dumps(body), content_type="application/json", headers=headers
-    )
-
-
-def _abort(request: web.Request) -> None:
-    """Drop the connection without finishing the response (what a crashed upstream does)."""
-    transport = request.transport
-    if transport is not None:
-        transport.close()

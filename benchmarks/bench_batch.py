@@ -1,0 +1,297 @@
+"""Batch runner throughput against the floor the SDK and the machine set.
+
+    python benchmarks/bench_batch.py                        # 512 conversations, c=64 and 256
+    python benchmarks/bench_batch.py --conversations 2000 --concurrency 256 --only supportsim
+
+The mock LLM server runs in its own process (its CPU must not count as the client's). For
+each concurrency, two client processes run in turn, each alone on the client side:
+
+* ``bare``: C workers, each holding five-call "conversations" of streamed OpenAI SDK calls
+  back to back: the floor that the SDK, the event loop and the machine allow;
+* ``supportsim``: the same number of five-call conversations through the batch runner
+  (``prepare_run`` + ``execute``, exactly what ``supportsim run`` does): LLM Customer and
+  LLM Agent on the mock server, the Agent making two tool calls, records written and
+  scored.
+
+Printed per variant: wall time, ideal wall time (ceil(N / C) x 5 calls x latency),
+efficiency (ideal / actual), CPU ms per LLM call (client process), per-call latency
+inflation over the injected latency (p50, p99); for supportsim also conversations per
+second, peak memory (max RSS), event-loop lag, and efficiency as a share of bare's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+CALLS_PER_CONVERSATION = 5
+CUSTOMER_LINE = "Hi, which charges do I have this month? My id is C-1 and my PIN is 4321."
+AGENT_ANSWER = "You have two charges, CH-1 and CH-2, of 30 USD each."
+
+
+# -- the server process ------------------------------------------------------------------
+
+
+def serve(latency_ms: float, ttft_ms: float) -> None:
+    """Run the mock server with the benchmark's responders until killed; print its URL."""
+    from supportsim.testing import MockLLMServer, call, reply, say
+
+    def agent(request: Any) -> Any:
+        tools = sum(1 for m in request.body.get("messages", ()) if m.get("role") == "tool")
+        if tools == 0:
+            return reply(tool_calls=[call("verify_identity", customer_id="C-1", pin="4321")])
+        if tools == 1:
+            return reply(tool_calls=[call("list_charges", customer_id="C-1")])
+        return say(AGENT_ANSWER)
+
+    def customer(request: Any) -> Any:
+        said = sum(1 for m in request.body.get("messages", ()) if m.get("role") == "assistant")
+        if said == 0:
+            return say(CUSTOMER_LINE)
+        return reply(tool_calls=[call("end_conversation", reason="satisfied")])
+
+    async def main() -> None:
+        async with MockLLMServer() as server:
+            server.latency(ttft_ms=ttft_ms, total_ms=latency_ms)
+            server.default("bench-agent", agent)
+            server.default("bench-customer", customer)
+            server.default("bare", lambda _r: say(AGENT_ANSWER))
+            print(server.url, flush=True)
+            await asyncio.Event().wait()
+
+    asyncio.run(main())
+
+
+# -- the client processes ----------------------------------------------------------------
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
+
+
+def _common(
+    n: int, concurrency: int, latency_ms: float, wall: float, cpu: float, ms: list[float]
+) -> dict[str, Any]:
+    ideal = math.ceil(n / concurrency) * CALLS_PER_CONVERSATION * latency_ms / 1000
+    inflation = [m - latency_ms for m in ms]
+    return {
+        "conversations": n,
+        "concurrency": concurrency,
+        "calls": len(ms),
+        "wall_s": wall,
+        "ideal_s": ideal,
+        "efficiency": ideal / wall,
+        "cpu_ms_per_call": cpu * 1000 / max(1, len(ms)),
+        "inflation_p50_ms": _percentile(inflation, 50),
+        "inflation_p99_ms": _percentile(inflation, 99),
+        "conv_per_s": n / wall,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+async def bare(url: str, n: int, concurrency: int, latency_ms: float) -> dict[str, Any]:
+    """C workers making five streamed calls per conversation, like a conversation would."""
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(base_url=url + "/v1", api_key="bench", max_retries=0, timeout=60)
+    durations: list[float] = []
+    queue = iter(range(n))
+
+    async def one_call(history: list[dict[str, str]]) -> None:
+        start = time.perf_counter()
+        stream = await client.chat.completions.create(
+            model="bare",
+            messages=history,  # type: ignore[arg-type]
+            stream=True,
+            stream_options={"include_usage": True},
+        )
+        text = []
+        async with stream:
+            async for chunk in stream:
+                if chunk.choices and chunk.choices[0].delta.content:
+                    text.append(chunk.choices[0].delta.content)
+        durations.append((time.perf_counter() - start) * 1000)
+        history.append({"role": "assistant", "content": "".join(text)})
+        history.append({"role": "user", "content": CUSTOMER_LINE})
+
+    async def worker() -> None:
+        for _ in queue:
+            history = [{"role": "system", "content": "bench"}, {"role": "user", "content": "hi"}]
+            for _ in range(CALLS_PER_CONVERSATION):
+                await one_call(history)
+
+    await one_call([{"role": "user", "content": "warm-up"}])  # SDK first-use costs
+    durations.clear()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    async with asyncio.TaskGroup() as tg:
+        for _ in range(concurrency):
+            tg.create_task(worker())
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    await client.close()
+    return _common(n, concurrency, latency_ms, wall, cpu, durations)
+
+
+def write_models(path: Path, url: str) -> None:
+    entry = (
+        "    provider: openai\n    model: {m}\n    base_url: {u}/v1\n    api_key_env: null\n"
+        "    price: {{input_per_mtok: 0.4, output_per_mtok: 1.6}}\n"
+    )
+    path.write_text(
+        "models:\n"
+        + "".join(f"  {m}:\n" + entry.format(m=m, u=url) for m in ("bench-agent", "bench-customer")),
+        encoding="utf-8",
+    )
+
+
+async def supportsim(url: str, n: int, concurrency: int, latency_ms: float) -> dict[str, Any]:
+    """N conversations through the batch runner, as ``supportsim run`` runs them."""
+    from supportsim.batch import RunRequest, execute, prepare_run
+    from supportsim.store import iter_records
+
+    with tempfile.TemporaryDirectory() as tmp:
+        models = Path(tmp) / "models.yaml"
+        write_models(models, url)
+        overrides = {
+            "scenarios": [str(HERE / "scenarios")],
+            "personas": str(HERE / "personas"),
+            "agents": ["bench-agent"],
+            "customer": "bench-customer",
+            "models_file": str(models),
+            "trials": n,
+            "concurrency": concurrency,
+            "out": tmp,
+        }
+        prepared = prepare_run(RunRequest(None, overrides, run_id="bench"), os.environ)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        session = await execute(prepared.session, prepared.ctx, prepared.config, pool=prepared.pool)
+        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+        await prepared.pool.aclose()
+        records = list(iter_records(session.run_dir))
+        ms = [c.llm_ms for r in records for c in r.llm_calls]
+        out = _common(n, concurrency, latency_ms, wall, cpu, ms)
+        statuses: dict[str, int] = {}
+        for r in records:
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+        out.update(
+            statuses=statuses,
+            strict=sum(r.strict for r in records),
+            calls_per_conversation=len(ms) / max(1, len(records)),
+            loop_lag=session.info.get("loop_lag"),
+            run_status=session.status,
+        )
+        return out
+
+
+# -- the orchestrator ----------------------------------------------------------------------
+
+
+def child(variant: str, url: str, args: argparse.Namespace, concurrency: int) -> dict[str, Any]:
+    command = [
+        sys.executable,
+        __file__,
+        "--child",
+        variant,
+        "--url",
+        url,
+        "--conversations",
+        str(args.conversations),
+        "--concurrency",
+        str(concurrency),
+        "--latency-ms",
+        str(args.latency_ms),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{variant} c={concurrency} failed:\n{done.stdout}\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
+    line = (
+        f"{name:<10} c={r['concurrency']:<4} wall {r['wall_s']:6.2f} s  ideal {r['ideal_s']:5.2f} s"
+        f"  efficiency {r['efficiency']:.2f}  cpu/call {r['cpu_ms_per_call']:.2f} ms"
+        f"  inflation p50 {r['inflation_p50_ms']:.0f} ms p99 {r['inflation_p99_ms']:.0f} ms"
+    )
+    if floor is not None:
+        lag = r.get("loop_lag") or {}
+        line += (
+            f"\n{'':<10} {r['conv_per_s']:.1f} conv/s  peak RSS {r['peak_rss_mb']:.0f} MB"
+            f"  loop lag p50 {lag.get('p50_ms') or 0:.1f} p99 {lag.get('p99_ms') or 0:.1f} ms"
+            f"  efficiency vs bare {r['efficiency'] / floor['efficiency']:.2f}"
+            f"  cpu/call vs bare {r['cpu_ms_per_call'] / floor['cpu_ms_per_call']:.2f}x"
+            f"  units {r['statuses']} calls/conv {r['calls_per_conversation']:.1f}"
+        )
+    print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--conversations", type=int, default=512)
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
+    parser.add_argument("--latency-ms", type=float, default=500.0)
+    parser.add_argument("--ttft-ms", type=float, default=250.0)
+    parser.add_argument("--only", choices=["bare", "supportsim"])
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["bare", "supportsim"], help=argparse.SUPPRESS)
+    parser.add_argument("--url", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.latency_ms, args.ttft_ms)
+        return
+    if args.child:
+        run = bare if args.child == "bare" else supportsim
+        result = asyncio.run(
+            run(args.url, args.conversations, args.concurrency[0], args.latency_ms)
+        )
+        print(json.dumps(result))
+        return
+
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            __file__,
+            "--serve",
+            "--latency-ms",
+            str(args.latency_ms),
+            "--ttft-ms",
+            str(args.ttft_ms),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        print(
+            f"{args.conversations} conversations x {CALLS_PER_CONVERSATION} streamed calls, "
+            f"{args.latency_ms:g} ms per call (ttft {args.ttft_ms:g} ms), mock server pid "
+            f"{server.pid}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        for concurrency in args.concurrency:
+            floor = None
+            if args.only != "supportsim":
+                floor = child("bare", url, args, concurrency)
+                show("bare", floor, None)
+            if args.only != "bare":
+                result = child("supportsim", url, args, concurrency)
+                show("supportsim", result, floor or {"efficiency": 1, "cpu_ms_per_call": 1})
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+"""``supportsim run`` end to end, so the CLI only parses flags and maps the exit code.
+
+Everything that can be wrong with the input (config, scenarios, specs, credentials, a
+changed run) is found before the run directory is created or touched. Exit codes: 0 all
+units completed; 1 the run ended but something did not (unit errors, budget, deadline,
+Ctrl-C: the run can be resumed); 2 bad input, nothing written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from supportsim.batch._config import RunConfig, load_run_config, with_overrides
+from supportsim.batch._lag import LoopLag
+from supportsim.batch._manifest import fingerprint
+from supportsim.batch._models import UNBOUNDED, ModelPool
+from supportsim.batch._progress import Progress
+from supportsim.batch._session import (
+    Session,
+    default_run_id,
+    execute,
+    participants,
+    prepare,
+    retry_policy,
+    select,
+    stored_config,
+    unit_context,
+)
+from supportsim.domains import DomainCatalogue, builtin_domains
+from supportsim.errors import InputError
+from supportsim.llm import load_models_file
+from supportsim.scenario import load_personas, load_scenarios
+from supportsim.store import SUMMARY, ConversationRecord, iter_records, write_json
+
+Summarise = Callable[..., dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class RunRequest:
+    """What the command line asked for."""
+
+    config_path: Path | None = None
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    run_id: str | None = None
+    resume: bool = False
+    force: bool = False
+
+
+def resolve_config(request: RunRequest) -> RunConfig:
+    """The file (or, resuming without one, the stored config) with the flags applied."""
+    if request.resume and not request.run_id:
+        raise InputError("--resume needs --run-id")
+    if request.config_path is not None:
+        base = load_run_config(request.config_path)
+    elif request.resume:
+        out = request.overrides.get("out") or RunConfig().out
+        base = stored_config(out, request.run_id or "")
+    else:
+        base = RunConfig()
+    return with_overrides(base, request.overrides)
+
+
+@dataclass(slots=True)
+class Prepared:
+    config: RunConfig
+    session: Session
+    pool: ModelPool
+    ctx: Any
+    scenario_count: int
+    models: dict[str, Any]
+
+
+def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
+    """Everything before the first conversation; raises InputError with nothing written."""
+    config = resolve_config(request)
+    domains = builtin_domains()
+    personas_dir = Path(config.personas)
+    personas = load_personas([personas_dir]) if personas_dir.exists() else {}
+    loaded = load_scenarios(
+        [Path(p) for p in config.scenarios], catalogue=DomainCatalogue(domains), personas=personas
+    )
+    chosen = select(loaded, config)
+    models = load_models_file(config.models_file) if config.models_file else {}
+    concurrency = UNBOUNDED if config.concurrency == "auto" else int(config.concurrency)
+    pool = ModelPool(
+        env=env,
+        policy=retry_policy(config),
+        limits=config.rate_limits,
+        default_concurrency=concurrency,
+    )
+    ctx = unit_context(
+        config, domains=domains, scenarios=chosen, personas=personas, models=models, pool=pool
+    )
+    _, _, used_models = participants(config, models)
+    print_ = fingerprint(config, chosen, used_models, personas)
+    session = prepare(
+        config,
+        print_,
+        run_id=request.run_id or default_run_id(config),
+        resume=request.resume,
+        force=request.force,
+    )
+    return Prepared(config, session, pool, ctx, len(chosen), used_models)
+
+
+def run_summary(session: Session, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The run-level part of summary.json: status, failures, spend, lag, sessions."""
+    info = session.info
+    return {
+        "run_id": session.run_id,
+        "status": session.status,
+        "units_planned": len(session.units),
+        "loop_lag": info.get("loop_lag"),
+        "last_session": {k: v for k, v in info.items() if k != "loop_lag"},
+        **(extra or {}),
+    }
+
+
+def write_summary(
+    session: Session, summarise: Summarise, trials: int
+) -> tuple[dict[str, Any], list[ConversationRecord]]:
+    records = list(iter_records(session.run_dir))
+    latest = {r.unit_id: r for r in records}
+    summary = summarise(records, trials=trials)
+    statuses: dict[str, int] = {}
+    for r in latest.values():
+        statuses[r.status] = statuses.get(r.status, 0) + 1
+    summary["run"] = run_summary(
+        session,
+        {
+            "units_recorded": len(latest),
+            "units_missing": len(session.units) - len(latest),
+            "statuses": statuses,
+            "infra_errors": statuses.get("infra_error", 0),
+            "harness_errors": statuses.get("harness_error", 0),
+            "spend_usd": sum(r.cost_usd or 0.0 for r in records),
+        },
+    )
+    write_json(session.run_dir / SUMMARY, summary)
+    return summary, list(latest.values())
+
+
+def summary_table(summary: Mapping[str, Any]) -> Table:
+    """The per-agent table printed at the end of a run."""
+    table = Table(title="summary per agent")
+    for column in (
+        "agent",
+        "n",
+        "strict",
+        "95% CI",
+        "partial",
+        "resp p50 ms",
+        "resp p99 ms",
+        "cost $",
+        "status",
+    ):
+        table.add_column(column)
+    for name, a in summary["agents"].items():
+        ci = a.get("strict_ci95")
+        table.add_row(
+            name,
+            str(a["n"]),
+            _fmt(a.get("strict_rate")),
+            f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "-",
+            _fmt(a.get("partial_mean")),
+            _fmt(a.get("response_ms", {}).get("p50"), 1),
+            _fmt(a.get("response_ms", {}).get("p99"), 1),
+            _fmt(a.get("cost_usd"), 4),
+            ", ".join(f"{k}={v}" for k, v in a.get("status", {}).items()),
+        )
+    return table
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _next_step(session: Session, config_path: Path | None) -> str | None:
+    if session.status == "completed":
+        return None
+    config = f" --config {config_path}" if config_path else ""
+    why = {
+        "budget": "the budget ran out (raise --budget-usd)",
+        "deadline": "the deadline passed",
+        "interrupted": "it was interrupted",
+        "cancelled": "it was cancelled",
+        "infra_errors": "some units failed after retries (infra_error)",
+    }.get(session.status, session.status)
+    return (
+        f"run {session.run_id} is not complete: {why}. Continue it with:\n"
+        f"  supportsim run{config} --run-id {session.run_id} --resume"
+    )
+
+
+def run_command(
+    request: RunRequest,
+    *,
+    env: Mapping[str, str],
+    summarise: Summarise,
+    console: Console,
+    err: Console,
+    live: bool | None = None,
+) -> int:
+    """The whole ``supportsim run``; returns the exit code (0, 1 or 2)."""
+    try:
+        prepared = prepare_run(request, env)
+    except InputError as exc:
+        err.print(f"[bold red]error:[/] {len(getattr(exc, 'problems', [])) or 1} problem(s)")
+        err.print(str(exc), markup=False, highlight=False)
+        return 2
+    config, session = prepared.config, prepared.session
+    console.print(
+        f"run {session.run_id}: {len(session.todo)} of {len(session.units)} units to run "
+        f"({prepared.scenario_count} scenarios x {len(config.agents)} agents x "
+        f"{config.trials} trials), concurrency {config.concurrency}",
+        markup=False,
+        highlight=False,
+    )
+    for change in session.forced:
+        err.print(f"warning: resuming a changed run (--force): {change}", markup=False)
+    unpriced = sorted(name for name, m in prepared.models.items() if m.price is None)
+    if config.budget_usd is not None and unpriced:
+        err.print(
+            f"warning: no price for {', '.join(unpriced)}: their calls are not counted "
+            "against --budget-usd (set a price in the models file)",
+            markup=False,
+        )
+    progress: list[Progress] = []
+
+    def watch(batch: Any) -> Any:
+        shown = Progress(
+            console,
+            batch,
+            stats=prepared.pool.stats,
+            spend=lambda: session.prior_spend_usd + prepared.pool.stats.spend_usd,
+            budget_usd=config.budget_usd,
+            live=live,
+        )
+        progress.append(shown)
+        return shown.watch()
+
+    def on_record(record: ConversationRecord, state: Any) -> None:
+        if progress:
+            progress[0].on_record(record, state)
+
+    async def go() -> Session:
+        try:
+            return await execute(
+                session,
+                prepared.ctx,
+                config,
+                pool=prepared.pool,
+                on_record=on_record,
+                watch=watch,
+                on_note=lambda m: console.print(m, markup=False, highlight=False),
+                lag=LoopLag(),
+            )
+        finally:
+            await prepared.pool.aclose()
+
+    try:
+        asyncio.run(go())
+    except KeyboardInterrupt:  # Ctrl-C outside the batch (setup or teardown)
+        session.status = "cancelled"
+    summary, latest = write_summary(session, summarise, config.trials)
+    console.print(summary_table(summary))
+    _report_problems(console, latest)
+    lag = session.info.get("loop_lag") or {}
+    if lag.get("saturated"):
+        err.print(
+            f"warning: event-loop lag p99 {lag['p99_ms']:.1f} ms > 10 ms: the client was "
+            "saturated, so measured latencies are inflated; lower --concurrency (or use auto)",
+            markup=False,
+        )
+    if (step := _next_step(session, request.config_path)) is not None:
+        console.print(step, markup=False, highlight=False)
+    console.print(f"run directory: {session.run_dir}", markup=False, highlight=False)
+    failed = session.status != "completed" or any(r.status != "completed" for r in latest)
+    return 1 if failed else 0
+
+
+def _report_problems(console: Console, latest: Iterable[ConversationRecord]) -> None:
+    counts: dict[str, int] = {}
+    for r in latest:
+        if r.status != "completed":
+            counts[r.status] = counts.get(r.status, 0) + 1
+    if counts:
+        console.print(
+            "not scored: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())),
+            markup=False,
+            highlight=False,
+        )

@@ -1,0 +1,175 @@
+"""Concurrency and rate limits: an adaptive (AIMD) gate and a tokens-per-minute window.
+
+Providers limit requests per minute, tokens per minute and, implicitly, concurrency. The
+request rate is asyncio-throttle's sliding log (see ``ModelPool``); this module adds what it
+lacks:
+
+* ``AdaptiveGate``: a concurrency limit that can change while tasks hold it. Halved on a
+  429 (at most once per ``window_s``, so one burst of 429s from calls sent together counts
+  once), raised by one after ``limit`` successes in a row: TCP's additive increase,
+  multiplicative decrease, which settles just under what the provider accepts.
+* ``TokenWindow``: tokens used in the last minute, from responses' usage; new calls wait
+  while the window is over the limit.
+
+Clocks and sleeps are injectable so tests drive them without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class AdaptiveGate:
+    """An asyncio concurrency limit whose ``limit`` may move between ``floor`` and ``ceiling``.
+
+    Waiters are served first in, first out. Lowering the limit never interrupts holders: it
+    only delays the next grants until enough of them have left.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        *,
+        floor: int = 1,
+        ceiling: int | None = None,
+        window_s: float = 5.0,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        if limit < 1 or floor < 1:
+            raise ValueError("a gate's limit and floor are at least 1")
+        self.ceiling = max(limit, ceiling or limit)
+        self.floor = min(floor, limit)
+        self.limit = limit
+        self.window_s = window_s
+        self.in_flight = 0
+        self.cuts = 0
+        self._clock = clock
+        self._last_cut = float("-inf")
+        self._successes = 0
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for w in self._waiters if not w.done())
+
+    async def acquire(self) -> None:
+        if self.in_flight < self.limit and not self._waiters:
+            self.in_flight += 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # granted just as we were cancelled: hand the slot on
+            else:
+                self._waiters.remove(waiter)
+            raise
+
+    def release(self) -> None:
+        self.in_flight -= 1
+        self._wake()
+
+    def set_limit(self, limit: int) -> None:
+        """Move the limit (clamped to floor..ceiling) and admit waiters it now allows."""
+        self.limit = max(self.floor, min(self.ceiling, limit))
+        self._wake()
+
+    def on_success(self) -> None:
+        """Additive increase: +1 after ``limit`` successes since the last change."""
+        self._successes += 1
+        if self._successes >= self.limit and self.limit < self.ceiling:
+            self._successes = 0
+            self.set_limit(self.limit + 1)
+
+    def on_overload(self) -> bool:
+        """Multiplicative decrease on a 429; True when the limit was cut.
+
+        Halves what was really in flight (the failed call included), not a limit that was
+        never reached: with a large default limit the first cut must bite.
+        """
+        now = self._clock()
+        if now - self._last_cut < self.window_s:
+            return False
+        self._last_cut = now
+        self._successes = 0
+        before = self.limit
+        self.set_limit(min(self.limit, self.in_flight + 1) // 2)
+        if self.limit < before:
+            self.cuts += 1
+            return True
+        return False
+
+    def _wake(self) -> None:
+        while self._waiters and self.in_flight < self.limit:
+            waiter = self._waiters.popleft()
+            if waiter.done():
+                continue
+            self.in_flight += 1
+            waiter.set_result(None)
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.release()
+
+
+class TokenWindow:
+    """Tokens used over the last ``period_s``; ``wait`` holds new calls while over ``tpm``.
+
+    A call's tokens are known only when it ends, so calls already in flight may overshoot;
+    the window then stays closed until enough of the minute has passed.
+    """
+
+    def __init__(
+        self,
+        tpm: int,
+        *,
+        period_s: float = 60.0,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.tpm = tpm
+        self.period_s = period_s
+        self.total = 0
+        self.waits = 0
+        self._clock = clock
+        self._sleep = sleep
+        self._events: deque[tuple[float, int]] = deque()
+
+    def add(self, tokens: int) -> None:
+        if tokens > 0:
+            self._events.append((self._clock(), tokens))
+            self.total += tokens
+
+    def used(self) -> int:
+        """Tokens counted in the current window."""
+        self._prune(self._clock())
+        return self.total
+
+    async def wait(self) -> None:
+        while True:
+            now = self._clock()
+            self._prune(now)
+            if self.total < self.tpm or not self._events:
+                return
+            self.waits += 1
+            await self._sleep(max(0.001, self._events[0][0] + self.period_s - now))
+
+    def _prune(self, now: float) -> None:
+        while self._events and self._events[0][0] <= now - self.period_s:
+            self.total -= self._events.popleft()[1]

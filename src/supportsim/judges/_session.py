@@ -1,0 +1,269 @@
+"""A judging session: plan the judgments a run still needs, make them concurrently, record.
+
+The grain is (unit, judge, sample). Only completed conversations are judged (an infra error
+or a simulator fault has no Agent behaviour to grade). Resuming makes exactly the
+judgments without a verdict under the current rubric for the conversation as recorded now:
+an infra_error judgment is retried, a judgment of an older record of a re-run unit or under
+another rubric does not count. Concurrency, rate limits and retries are the batch runner's
+(one Semaphore here, the ModelPool's throttles and ``with_retries`` per call).
+
+``--budget-usd`` bounds this session's judge spend, as ``run --budget-usd`` bounds a run
+session's conversation spend: the conversations are already paid for, and the ledger shows
+both lines side by side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from supportsim.batch import CallStats
+from supportsim.errors import InputError
+from supportsim.judges._cases import build_cases
+from supportsim.judges._judge import Grader, Judge, judge_once
+from supportsim.judges._prompt import Case
+from supportsim.judges._records import (
+    JudgmentRecord,
+    JudgmentWriter,
+    iter_judgments,
+    read_judges_manifest,
+    save_judges_manifest,
+)
+from supportsim.judges._rubric import Rubric
+from supportsim.store import MANIFEST, ConversationRecord, latest_records, read_json
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    record: ConversationRecord
+    judge: str
+    sample: int
+
+
+@dataclass(slots=True)
+class JudgeState:
+    """Live counters for progress, budget and the final status."""
+
+    total: int
+    done: int = 0
+    ok: int = 0
+    errors: int = 0
+    spend_usd: float = 0.0
+    stopped_because: str | None = None
+    judgments: list[JudgmentRecord] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class JudgePlan:
+    """What a session will do; built before anything is written."""
+
+    run_dir: Path
+    rubric: Rubric
+    judges: tuple[str, ...]
+    samples: int
+    units: list[ConversationRecord]
+    todo: list[Task]
+    cases: dict[str, Case]
+    warnings: list[str]
+    state: JudgeState | None = None
+    status: str = "running"
+
+
+def completed_records(run_dir: Path) -> dict[str, ConversationRecord]:
+    """The latest record of each unit whose conversation completed (the judgeable ones)."""
+    return {u: r for u, r in latest_records(run_dir).items() if r.status == "completed"}
+
+
+def current(judgment: JudgmentRecord, records: Mapping[str, ConversationRecord], sha: str) -> bool:
+    """Whether a judgment counts: this rubric, and the unit's record it read is the latest."""
+    record = records.get(judgment.unit_id)
+    return (
+        record is not None
+        and judgment.rubric_sha256 == sha
+        and (
+            not judgment.conversation_ended_at or judgment.conversation_ended_at == record.ended_at
+        )
+    )
+
+
+def plan_judging(run_dir: Path, rubric: Rubric, judges: Sequence[str], samples: int) -> JudgePlan:
+    """The judgments still to make (sample-major, so an early stop leaves every judge the
+    same units). Raises InputError when ``run_dir`` is not a run."""
+    if not (run_dir / MANIFEST).exists():
+        raise InputError(f"{run_dir}: not a run directory (no {MANIFEST})")
+    if samples < 1:
+        raise InputError(f"--samples must be at least 1, got {samples}")
+    if len(set(judges)) != len(judges):
+        raise InputError("the same --judge is given twice")
+    records = completed_records(run_dir)
+    done = {
+        j.key
+        for j in iter_judgments(run_dir)
+        if j.status == "ok" and current(j, records, rubric.sha256)
+    }
+    units = sorted(records.values(), key=lambda r: (r.trial, r.scenario_id, r.agent))
+    todo = [
+        Task(record, judge, sample)
+        for sample in range(1, samples + 1)
+        for record in units
+        for judge in judges
+        if (record.unit_id, judge, sample) not in done
+    ]
+    cases, warnings = build_cases(read_json(run_dir / MANIFEST), units) if todo else ({}, [])
+    return JudgePlan(run_dir, rubric, tuple(judges), samples, units, todo, cases, warnings)
+
+
+def _session_entry(plan: JudgePlan) -> dict[str, Any]:
+    return {
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "ended_at": None,
+        "status": "running",
+        "judges": list(plan.judges),
+        "samples": plan.samples,
+        "planned": len(plan.todo),
+        "judged": 0,
+        "infra_errors": 0,
+        "spend_usd": 0.0,
+    }
+
+
+def open_manifest(plan: JudgePlan) -> None:
+    """Record the rubric the statistics use (this one, from now on) and the new session."""
+    manifest = read_judges_manifest(plan.run_dir) or {"sessions": []}
+    manifest["rubric"] = plan.rubric.model_dump(mode="json")
+    manifest["rubric_sha256"] = plan.rubric.sha256
+    manifest["sessions"] = [*manifest.get("sessions", []), _session_entry(plan)]
+    save_judges_manifest(plan.run_dir, manifest)
+
+
+def _close_manifest(plan: JudgePlan, state: JudgeState, stats: CallStats | None) -> None:
+    manifest = read_judges_manifest(plan.run_dir) or {"sessions": [_session_entry(plan)]}
+    entry = manifest["sessions"][-1]
+    entry.update(
+        ended_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        status=plan.status,
+        judged=state.ok,
+        infra_errors=state.errors,
+        spend_usd=state.spend_usd,
+    )
+    if stats is not None:
+        entry["calls"] = asdict(stats)  # the pool's ledger: attempts, retries, tokens, spend
+    save_judges_manifest(plan.run_dir, manifest)
+
+
+class JudgeBatch:
+    """Run the plan's judgments concurrently, appending each as it finishes."""
+
+    def __init__(
+        self,
+        plan: JudgePlan,
+        judges: Mapping[str, Judge],
+        grader: Grader,
+        writer: JudgmentWriter,
+        *,
+        concurrency: int,
+        budget_usd: float | None,
+        on_judgment: Callable[[JudgmentRecord, JudgeState], None] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.judges = judges
+        self.grader = grader
+        self.writer = writer
+        self.gate = asyncio.Semaphore(concurrency)
+        self.budget_usd = budget_usd
+        self.on_judgment = on_judgment
+        self.state = JudgeState(total=len(plan.todo))
+
+    def stop(self, reason: str) -> None:
+        """Start no new judgment; running ones finish and are recorded."""
+        if self.state.stopped_because is None:
+            self.state.stopped_because = reason
+
+    def _over_budget(self) -> bool:
+        if self.budget_usd is None:
+            return False
+        expected_next = self.state.spend_usd / (self.state.done or 1)
+        return self.state.spend_usd + expected_next > self.budget_usd
+
+    async def _one(self, task: Task) -> None:
+        async with self.gate:
+            if self.state.stopped_because is not None:
+                return
+            if self._over_budget():
+                self.stop("budget")
+                return
+            case = self.plan.cases.get(task.record.scenario_id) or Case(policy="")
+            judgment = await judge_once(
+                self.grader, self.judges[task.judge], task.record, case, task.sample
+            )
+        self.writer.append(judgment)
+        state = self.state
+        state.done += 1
+        state.ok += judgment.status == "ok"
+        state.errors += judgment.status != "ok"
+        state.spend_usd += judgment.cost_usd or 0.0
+        state.judgments.append(judgment)
+        if self.on_judgment is not None:
+            self.on_judgment(judgment, state)
+
+    async def run(self) -> JudgeState:
+        async with asyncio.TaskGroup() as tg:
+            for task in self.plan.todo:
+                tg.create_task(self._one(task))
+        return self.state
+
+
+async def execute_judging(
+    plan: JudgePlan,
+    judges: Mapping[str, Judge],
+    grader: Grader,
+    *,
+    concurrency: int = 8,
+    budget_usd: float | None = None,
+    on_judgment: Callable[[JudgmentRecord, JudgeState], None] | None = None,
+    stats: CallStats | None = None,
+) -> JudgePlan:
+    """Make the plan's judgments. First Ctrl-C: finish running ones; second: cancel."""
+    open_manifest(plan)
+    writer = JudgmentWriter(plan.run_dir)
+    batch = JudgeBatch(
+        plan,
+        judges,
+        grader,
+        writer,
+        concurrency=concurrency,
+        budget_usd=budget_usd,
+        on_judgment=on_judgment,
+    )
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    presses = 0
+
+    def interrupt() -> None:
+        nonlocal presses
+        presses += 1
+        if presses == 1:
+            batch.stop("interrupted")
+        elif task is not None:
+            task.cancel()
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
+        loop.add_signal_handler(signal.SIGINT, interrupt)
+    try:
+        plan.state = await batch.run()
+        plan.status = plan.state.stopped_because or "completed"
+    except asyncio.CancelledError:
+        plan.status, plan.state = "interrupted", batch.state
+        raise
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
+        writer.close()
+        _close_manifest(plan, batch.state, stats)
+    return plan

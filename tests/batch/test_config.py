@@ -1,0 +1,107 @@
+"""Run config files, flag overrides, durations, auto concurrency, selection, auto steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import LOOKUP
+from supportsim.batch import (
+    Batch,
+    LoopLag,
+    RunConfig,
+    RunRequest,
+    load_run_config,
+    parse_duration,
+    resolve_config,
+    with_overrides,
+)
+from supportsim.errors import InputError, ScenarioError
+
+
+def test_run_config_file_with_every_section(tmp_path: Path):
+    path = tmp_path / "nightly.yaml"
+    path.write_text(
+        "agents: [oracle, openai:gpt-4.1-mini]\n"
+        "customer: anthropic:claude-haiku-4-5\n"
+        "trials: 3\n"
+        "concurrency: auto\n"
+        "rate_limits:\n"
+        "  openai: {rpm: 500, tpm: 200000, max_concurrency: 32}\n"
+        "  gpt-4.1-mini: {rpm: 100}\n"
+        "retries: {max_attempts: 5}\n"
+        "budget_usd: 20\n"
+        "deadline_s: 8h\n"
+        "tags: [billing]\n"
+    )
+    config = load_run_config(path)
+    assert config.name == "nightly"  # from the file name
+    assert config.concurrency == "auto"
+    assert config.deadline_s == 8 * 3600
+    assert config.rate_limits["openai"].tpm == 200000
+    assert config.rate_limits["gpt-4.1-mini"].max_concurrency is None
+    assert config.retries.max_attempts == 5
+
+
+def test_config_errors_name_the_file_and_field(tmp_path: Path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("trials: 0\nconcurency: 3\nrate_limits: {openai: {rps: 3}}\n")
+    with pytest.raises(ScenarioError) as caught:
+        load_run_config(path)
+    text = str(caught.value)
+    assert f"{path} [trials]" in text
+    assert f"{path} [concurency]: unknown field" in text
+    assert f"{path} [rate_limits.openai.rps]: unknown field" in text
+
+
+def test_flags_override_the_file_and_bad_flags_name_the_field():
+    base = RunConfig(trials=2, concurrency=4)
+    merged = with_overrides(base, {"trials": 5, "concurrency": "auto", "agents": None})
+    assert (merged.trials, merged.concurrency, merged.agents) == (5, "auto", ["oracle"])
+    assert with_overrides(base, {"concurrency": "16"}).concurrency == 16
+    with pytest.raises(ScenarioError, match=r"command line \[concurrency\]"):
+        with_overrides(base, {"concurrency": "lots"})
+    with pytest.raises(ScenarioError, match=r"command line \[deadline_s\]"):
+        with_overrides(base, {"deadline_s": "soon"})
+
+
+def test_durations():
+    assert parse_duration(90) == 90.0
+    assert parse_duration("90") == 90.0
+    assert parse_duration("30m") == 1800.0
+    assert parse_duration("1.5h") == 5400.0
+    with pytest.raises(ValueError):
+        parse_duration("tomorrow")
+
+
+def test_resume_without_run_id_is_refused():
+    with pytest.raises(InputError, match="--resume needs --run-id"):
+        resolve_config(RunRequest(resume=True))
+
+
+def test_resume_without_config_uses_the_stored_one(out: Path, tmp_path: Path):
+    from supportsim.batch import fingerprint, prepare
+
+    config = RunConfig(name="stored", trials=3, out=str(out), ids=[LOOKUP])
+    prepare(config, fingerprint(config, [], {}, {}), run_id="x", resume=False, force=False)
+    again = resolve_config(RunRequest(None, {"out": str(out), "trials": None}, "x", resume=True))
+    assert (again.name, again.trials, again.ids) == ("stored", 3, [LOOKUP])
+
+
+def test_auto_concurrency_backs_off_on_lag_and_grows_while_saturated_and_fast():
+    batch = Batch([], None, None, concurrency="auto", lag=LoopLag())  # type: ignore[arg-type]
+    assert batch.gate.limit == 16
+    batch.step_auto(25.0)
+    assert batch.gate.limit == 12
+    batch.step_auto(2.0)  # low lag but the gate is not full: no growth
+    assert batch.gate.limit == 12
+    batch.state.running = 12
+    batch.step_auto(2.0)
+    assert batch.gate.limit == 13
+    batch.step_auto(7.0)  # between the thresholds: hold
+    assert batch.gate.limit == 13
+    assert batch.concurrency_trace == [16, 12, 13]
+    for _ in range(20):
+        batch.step_auto(500.0)
+    assert batch.gate.limit == 4  # the floor

@@ -1,0 +1,104 @@
+"""A real ``supportsim run`` killed with SIGKILL mid-way, then resumed: every unit once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections import Counter
+from pathlib import Path
+
+from conftest import LOOKUP, PERSONAS, REFUND, SCENARIOS, env_for
+from supportsim.store import CONVERSATIONS, iter_records
+from supportsim.testing import MockLLMServer, RecordedRequest, Reply, autopilot, hang
+
+TRIALS = 4
+UNITS = {f"{s}|openai:agent|{t}" for s in (LOOKUP, REFUND) for t in range(1, TRIALS + 1)}
+
+
+def command(out: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-c",
+        "from supportsim.cli import main; main()",
+        "run",
+        "--scenarios",
+        str(SCENARIOS),
+        "--personas",
+        str(PERSONAS),
+        "--agent",
+        "openai:agent",
+        "--trials",
+        str(TRIALS),
+        "--concurrency",
+        "2",
+        "--out",
+        str(out),
+        "--run-id",
+        "night",
+        *extra,
+    ]
+
+
+async def start(server: MockLLMServer, out: Path, *extra: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, **env_for(server), "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    return await asyncio.create_subprocess_exec(
+        *command(out, *extra),
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_sigkill_mid_run_then_resume_runs_every_unit_exactly_once(
+    server: MockLLMServer, out: Path
+):
+    # The agent answers its first 7 requests (3 whole units), then hangs: the run is
+    # certainly mid-way, with units in flight, when it is killed.
+    def first_seven(request: RecordedRequest) -> Reply:
+        return autopilot(request) if len(server.requests(model="agent")) <= 7 else hang()
+
+    server.default("agent", first_seven)
+    proc = await start(server, out)
+    assert proc.stdout is not None
+    finished: list[str] = []
+    async with asyncio.timeout(120):
+        while len(finished) < 2:
+            line = (await proc.stdout.readline()).decode()
+            assert line, "the run ended before it could be killed"
+            if ": completed" in line:
+                finished.append(line)
+    proc.send_signal(signal.SIGKILL)
+    await proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+
+    run_dir = out / "night"
+    killed = list(iter_records(run_dir))
+    assert 2 <= len(killed) < len(UNITS)
+    assert json.loads((run_dir / "run.json").read_text())["status"] == "running"
+    # A crash in the middle of a write leaves a torn last line: resume must drop it.
+    with (run_dir / CONVERSATIONS).open("ab") as f:
+        f.write(b'{"unit_id": "mock-charge-lookup|openai:agent|4", "status": "compl')
+
+    server.default("agent", autopilot)
+    proc = await start(server, out, "--resume")
+    async with asyncio.timeout(120):
+        stdout, stderr = await proc.communicate()
+    assert proc.returncode == 0, (stdout + stderr).decode()
+    text = stdout.decode()
+    assert f"{len(UNITS) - len(killed)} of {len(UNITS)} units to run" in text
+    assert "run directory:" in text
+
+    every = list(iter_records(run_dir))
+    assert Counter(r.unit_id for r in every) == Counter(UNITS)
+    assert all(r.status == "completed" for r in every)
+    assert (run_dir / CONVERSATIONS).read_bytes().endswith(b"}\n")
+    manifest = json.loads((run_dir / "run.json").read_text())
+    assert manifest["status"] == "completed"
+    assert len(manifest["sessions"]) == 1  # the killed session never closed its entry
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["run"]["units_recorded"] == len(UNITS)
+    assert summary["run"]["infra_errors"] == 0
+    assert summary["agents"]["openai:agent"]["n"] == len(UNITS)

@@ -7,7 +7,9 @@ The mock LLM server runs in its own process (its CPU must not count as the clien
 each concurrency, two client processes run in turn, each alone on the client side:
 
 * ``bare``: C workers, each holding five-call "conversations" of streamed OpenAI SDK calls
-  back to back: the floor that the SDK, the event loop and the machine allow;
+  back to back, sending the very request bodies supportsim sends (prompts, tool schemas,
+  history; built before the clock starts): the floor that the SDK, the event loop and the
+  machine allow;
 * ``supportsim``: the same number of five-call conversations through the batch runner
   (``prepare_run`` + ``execute``, exactly what ``supportsim run`` does): LLM Customer and
   LLM Agent on the mock server, the Agent making two tool calls, records written and
@@ -66,7 +68,6 @@ def serve(latency_ms: float, ttft_ms: float) -> None:
             server.latency(ttft_ms=ttft_ms, total_ms=latency_ms)
             server.default("bench-agent", agent)
             server.default("bench-customer", customer)
-            server.default("bare", lambda _r: say(AGENT_ANSWER))
             print(server.url, flush=True)
             await asyncio.Event().wait()
 
@@ -101,38 +102,97 @@ def _common(
     }
 
 
+def conversation_payloads(url: str) -> list[dict[str, Any]]:
+    """The five request bodies of one benchmark conversation, exactly as supportsim builds
+    them (system prompts, tool schemas, history), so the bare loop sends the same bytes.
+
+    Built once, before the clock starts: the bare loop's measured work is SDK calls only.
+    """
+    from supportsim.conversation import END_TOOL, agent_system_prompt, customer_system_prompt
+    from supportsim.domains import DomainCatalogue, builtin_domains
+    from supportsim.environment import Environment
+    from supportsim.llm import LLMMessage, LLMRequest, ModelConfig, ToolCall, ToolSpec
+    from supportsim.llm._openai import build_openai_params
+    from supportsim.scenario import load_personas, load_scenarios
+
+    domains = builtin_domains()
+    personas = load_personas([HERE / "personas"])
+    (scenario,) = load_scenarios(
+        [HERE / "scenarios"], catalogue=DomainCatalogue(domains), personas=personas
+    )
+    domain = domains[scenario.domain]
+    env = Environment(domain, scenario)
+    tools = tuple(ToolSpec(t.name, t.description, t.parameters) for t in env.schemas())
+
+    def config(model: str) -> ModelConfig:
+        return ModelConfig(
+            name=model, provider="openai", model=model, base_url=url + "/v1", api_key_env=None
+        )
+
+    agent, customer = config("bench-agent"), config("bench-customer")
+    agent_system = agent_system_prompt(domain, scenario)
+    customer_system = customer_system_prompt(personas[scenario.persona], scenario)
+    start = LLMMessage("user", "(The support chat is open. Write your first message to the agent.)")
+    asked = LLMMessage("user", CUSTOMER_LINE)
+    verify = ToolCall("call_1", "verify_identity", '{"customer_id": "C-1", "pin": "4321"}')
+    listing = ToolCall("call_2", "list_charges", '{"customer_id": "C-1"}')
+    verified = '{"verified": true, "customer_id": "C-1"}'
+    charges = (
+        '{"charges": [{"id": "CH-1", "amount": 30.0, "description": "March plan", '
+        '"refunded": false}, {"id": "CH-2", "amount": 30.0, "description": '
+        '"March plan (again)", "refunded": false}]}'
+    )
+    history = [
+        asked,
+        LLMMessage("assistant", "", tool_calls=(verify,)),
+        LLMMessage("tool", verified, tool_call_id="call_1"),
+        LLMMessage("assistant", "", tool_calls=(listing,)),
+        LLMMessage("tool", charges, tool_call_id="call_2"),
+    ]
+    requests = [
+        (customer, LLMRequest(customer_system, (start,), (END_TOOL,))),
+        (agent, LLMRequest(agent_system, tuple(history[:1]), tools)),
+        (agent, LLMRequest(agent_system, tuple(history[:3]), tools)),
+        (agent, LLMRequest(agent_system, tuple(history[:5]), tools)),
+        (
+            customer,
+            LLMRequest(
+                customer_system,
+                (start, LLMMessage("assistant", CUSTOMER_LINE), LLMMessage("user", AGENT_ANSWER)),
+                (END_TOOL,),
+            ),
+        ),
+    ]
+    return [build_openai_params(c, r, stream=True) for c, r in requests]
+
+
 async def bare(url: str, n: int, concurrency: int, latency_ms: float) -> dict[str, Any]:
-    """C workers making five streamed calls per conversation, like a conversation would."""
+    """C workers, each making five-call conversations of streamed SDK calls back to back."""
     from openai import AsyncOpenAI
 
+    payloads = conversation_payloads(url)
     client = AsyncOpenAI(base_url=url + "/v1", api_key="bench", max_retries=0, timeout=60)
     durations: list[float] = []
     queue = iter(range(n))
 
-    async def one_call(history: list[dict[str, str]]) -> None:
+    async def one_call(params: dict[str, Any]) -> None:
         start = time.perf_counter()
-        stream = await client.chat.completions.create(
-            model="bare",
-            messages=history,  # type: ignore[arg-type]
-            stream=True,
-            stream_options={"include_usage": True},
-        )
-        text = []
+        stream = await client.chat.completions.create(**params)
+        text, calls = [], []
         async with stream:
             async for chunk in stream:
-                if chunk.choices and chunk.choices[0].delta.content:
-                    text.append(chunk.choices[0].delta.content)
+                for choice in chunk.choices:
+                    if choice.delta.content:
+                        text.append(choice.delta.content)
+                    calls.extend(choice.delta.tool_calls or ())
         durations.append((time.perf_counter() - start) * 1000)
-        history.append({"role": "assistant", "content": "".join(text)})
-        history.append({"role": "user", "content": CUSTOMER_LINE})
 
     async def worker() -> None:
         for _ in queue:
-            history = [{"role": "system", "content": "bench"}, {"role": "user", "content": "hi"}]
-            for _ in range(CALLS_PER_CONVERSATION):
-                await one_call(history)
+            for params in payloads:
+                await one_call(params)
 
-    await one_call([{"role": "user", "content": "warm-up"}])  # SDK first-use costs
+    await one_call(payloads[0])  # SDK first-use costs, as supportsim's warm-up pays them
     durations.clear()
     cpu0, wall0 = time.process_time(), time.perf_counter()
     async with asyncio.TaskGroup() as tg:
@@ -144,13 +204,13 @@ async def bare(url: str, n: int, concurrency: int, latency_ms: float) -> dict[st
 
 
 def write_models(path: Path, url: str) -> None:
+    names = ("bench-agent", "bench-customer")
     entry = (
         "    provider: openai\n    model: {m}\n    base_url: {u}/v1\n    api_key_env: null\n"
         "    price: {{input_per_mtok: 0.4, output_per_mtok: 1.6}}\n"
     )
     path.write_text(
-        "models:\n"
-        + "".join(f"  {m}:\n" + entry.format(m=m, u=url) for m in ("bench-agent", "bench-customer")),
+        "models:\n" + "".join(f"  {m}:\n" + entry.format(m=m, u=url) for m in names),
         encoding="utf-8",
     )
 

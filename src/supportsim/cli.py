@@ -198,9 +198,7 @@ def report(
     """Summarise a run (finished or not) in the terminal, as summary.json or as HTML."""
     from supportsim.report import report_command
 
-    code = report_command(
-        run_dir, json_out=json_out, html=html, html_path=path, out=out, err=err
-    )
+    code = report_command(run_dir, json_out=json_out, html=html, html_path=path, out=out, err=err)
     raise typer.Exit(code)
 
 

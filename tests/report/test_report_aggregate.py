@@ -145,8 +145,12 @@ def test_scenario_grid_and_run_info(v1: dict) -> None:
         "status": "completed",
         "started_at": "2025-01-02T03:00:00+00:00",
         "ended_at": "2025-01-02T04:00:06+00:00",
-        "planned_units": 12,
-        "finished_units": 12,
+        "units_planned": 12,
+        "units_recorded": 12,
+        "units_missing": 0,
+        "statuses": {"completed": 11, "harness_error": 1},
+        "infra_errors": 0,  # the one infra error was retried on resume
+        "harness_errors": 1,
     }
     row = v1["scenarios"]["refund_roaming"]
     assert (row["domain"], row["category"]) == ("telecom", "refund")
@@ -164,8 +168,9 @@ def test_in_progress_run_reports_what_finished(v2_dir: Path) -> None:
     summary = summarise_run(run)
     assert not (v2_dir / "summary.json").exists()
     assert run.trials == 2  # from run.json, although gamma has only trial 1 so far
-    assert summary["run"]["planned_units"] == 12
-    assert summary["run"]["finished_units"] == 7  # the torn last line is not counted
+    assert summary["run"]["units_planned"] == 12
+    assert summary["run"]["units_recorded"] == 7  # the torn last line is not counted
+    assert summary["run"]["units_missing"] == 5
     gamma = summary["agents"]["gamma"]
     assert (gamma["n"], gamma["strict_rate"]) == (1, 1.0)
     assert gamma["pass_hat_k"] == {"1": 1.0, "2": None}  # no scenario has two trials yet

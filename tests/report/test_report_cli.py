@@ -117,6 +117,7 @@ def test_report_of_a_real_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     )
     assert result.exit_code == 0, result.output
     run_dir = tmp_path / "real"
+    by_runner = orjson.loads((run_dir / "summary.json").read_bytes())
     result = cli("report", run_dir, "--html", "--json")
     assert result.exit_code == 0, result.output
     summary = orjson.loads((run_dir / "summary.json").read_bytes())
@@ -126,5 +127,8 @@ def test_report_of_a_real_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         1.0,
         {"1": 1.0, "2": 1.0},
     )
-    assert summary["run"]["planned_units"] == summary["run"]["finished_units"] == 2
+    assert summary["run"]["units_planned"] == summary["run"]["units_recorded"] == 2
+    # what only the runner knew is kept; the aggregates are the ones the runner wrote
+    assert summary["run"]["last_session"] == by_runner["run"]["last_session"]
+    assert summary["agents"] == by_runner["agents"]
     assert "mock-duplicate-refund|oracle|2" in (run_dir / "report.html").read_text("utf-8")

@@ -149,7 +149,8 @@ class Progress:
     # -- lifecycle -----------------------------------------------------------------------
 
     def on_record(self, record: ConversationRecord, state: BatchState) -> None:
-        if self.live:
+        """Plain: a line per unit. Live: a line (above the panel) per unit that failed."""
+        if self.live and record.status == "completed":
             return
         scored = f" strict={int(record.strict)} partial={record.partial:.2f}"
         self.console.print(

@@ -20,6 +20,7 @@ from supportsim.conversation import (
     agent_system_prompt,
     build_agent,
     build_customer,
+    build_graph,
     run_conversation,
 )
 from supportsim.domains import Domain
@@ -43,6 +44,25 @@ class UnitContext:
     timeout_s: float = 600.0
     clock: Callable[[], float] = time.perf_counter
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _contexts: dict[str, AgentContext] = field(default_factory=dict)
+    _graph: Any = None
+
+    @property
+    def graph(self) -> Any:
+        """The conversation graph, compiled once per run (it costs as much as a call)."""
+        if self._graph is None:
+            self._graph = build_graph()
+        return self._graph
+
+    def agent_context(self, scenario: Scenario, env: Environment) -> AgentContext:
+        """The Agent's prompt and tool schemas, built once per scenario (schemas are
+        generated from pydantic models: milliseconds per conversation otherwise)."""
+        if scenario.id not in self._contexts:
+            domain = self.domains[scenario.domain]
+            self._contexts[scenario.id] = AgentContext(
+                agent_system_prompt(domain, scenario), tuple(env.schemas())
+            )
+        return self._contexts[scenario.id]
 
     async def reference(self, scenario: Scenario) -> dict[str, Any]:
         """The reference final state, computed once per scenario."""
@@ -69,9 +89,16 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
             ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
         )
         env = Environment(domain, scenario)
-        context = AgentContext(agent_system_prompt(domain, scenario), tuple(env.schemas()))
         limits = Limits(max_turns=ctx.max_turns or scenario.max_turns, timeout_s=ctx.timeout_s)
-        transcript = await run_conversation(env, agent, customer, context, limits, clock=ctx.clock)
+        transcript = await run_conversation(
+            env,
+            agent,
+            customer,
+            ctx.agent_context(scenario, env),
+            limits,
+            clock=ctx.clock,
+            graph=ctx.graph,
+        )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":
             result = score(scenario, domain, transcript, await ctx.reference(scenario))

@@ -6,7 +6,7 @@ Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP s
 """
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object
-from supportsim.conversation._graph import Limits, run_conversation
+from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
 from supportsim.conversation._oracle import OracleAgent
@@ -71,6 +71,7 @@ __all__ = [
     "agent_system_prompt",
     "build_agent",
     "build_customer",
+    "build_graph",
     "customer_system_prompt",
     "load_object",
     "parse_agent_spec",

@@ -1,4 +1,4 @@
-"""The orchestrator: one LangGraph StateGraph per conversation.
+"""The orchestrator: a LangGraph StateGraph that each conversation walks.
 
     START -> customer -(message)-> agent -(tool calls)-> tools -> agent ... -(reply)-> customer
                  |                                          |
@@ -6,8 +6,11 @@
 
 LangGraph routes; the bounds are ours (max turns, tool rounds per turn, a wall-clock
 timeout), since its recursion limit is not a conversation guard. Participants and the
-Environment live on a ``_Run`` object the nodes close over; the graph state carries only
-the routing decision. ``run_conversation`` never raises except on cancellation: failures
+Environment live on a ``_Run`` object passed to the nodes through the run config
+(``configurable["run"]``); the graph state carries only the routing decision. So one
+compiled graph serves every conversation of a batch: compiling costs milliseconds of CPU,
+as much as a whole streamed model call, and a batch passes ``graph=build_graph()`` once.
+``run_conversation`` never raises except on cancellation: failures
 become a Transcript with a status and the error, keeping what happened before.
 """
 
@@ -20,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from supportsim.conversation._participants import (
@@ -185,11 +189,28 @@ def _route(state: _State) -> str:
     return state["next"]
 
 
-def build_graph(run: _Run) -> Any:
+def _run_of(config: RunnableConfig) -> _Run:
+    return config["configurable"]["run"]
+
+
+async def _customer(state: _State, config: RunnableConfig) -> _State:
+    return await _run_of(config).customer_node(state)
+
+
+async def _agent(state: _State, config: RunnableConfig) -> _State:
+    return await _run_of(config).agent_node(state)
+
+
+async def _tools(state: _State, config: RunnableConfig) -> _State:
+    return await _run_of(config).tools_node(state)
+
+
+def build_graph() -> Any:
+    """The compiled conversation graph; stateless, so one can serve many conversations."""
     graph = StateGraph(_State)
-    graph.add_node("customer", run.customer_node)
-    graph.add_node("agent", run.agent_node)
-    graph.add_node("tools", run.tools_node)
+    graph.add_node("customer", _customer)
+    graph.add_node("agent", _agent)
+    graph.add_node("tools", _tools)
     graph.add_edge(START, "customer")
     graph.add_conditional_edges("customer", _route, {"agent": "agent", "end": END})
     graph.add_conditional_edges(
@@ -207,15 +228,21 @@ async def run_conversation(
     limits: Limits = Limits(),
     *,
     clock: Clock = time.perf_counter,
+    graph: Any | None = None,
 ) -> Transcript:
     """Hold one conversation to its end and return its Transcript (never raises but
-    CancelledError). Status: completed, or infra_error / simulator_fault / harness_error."""
+    CancelledError). Status: completed, or infra_error / simulator_fault / harness_error.
+
+    ``graph``: a ``build_graph()`` result to reuse (a batch compiles it once); None
+    compiles one for this conversation."""
     run = _Run(env, agent, customer, context, limits, clock)
-    app = build_graph(run)
+    app = graph if graph is not None else build_graph()
     deadline = asyncio.timeout(limits.timeout_s)
     try:
         async with deadline:
-            await app.ainvoke({"next": "customer"}, {"recursion_limit": 1_000_000})
+            await app.ainvoke(
+                {"next": "customer"}, {"recursion_limit": 1_000_000, "configurable": {"run": run}}
+            )
     except TimeoutError:
         if not deadline.expired():  # a participant's own TimeoutError is not our deadline
             run.end("error", "harness error")

@@ -214,18 +214,24 @@ def _failing_checks(records: Sequence[ConversationRecord]) -> list[dict[str, Any
     ]
 
 
-def _run_info(manifest: Mapping[str, Any], finished: int) -> dict[str, Any]:
+def _run_info(manifest: Mapping[str, Any], records: Sequence[ConversationRecord]) -> dict[str, Any]:
+    """Run-level facts, named as the runner names them in the summary.json it writes."""
     config = manifest.get("config") or {}
     scenarios = manifest.get("scenarios") or {}
     agents = config.get("agents") or []
-    planned = len(scenarios) * len(agents) * int(config.get("trials") or 1)
+    planned = len(scenarios) * len(agents) * int(config.get("trials") or 1) or None
+    statuses = dict(sorted(Counter(r.status for r in records).items()))
     return {
         "run_id": manifest.get("run_id"),
         "status": manifest.get("status"),
         "started_at": manifest.get("started_at"),
         "ended_at": manifest.get("ended_at"),
-        "planned_units": planned or None,
-        "finished_units": finished,
+        "units_planned": planned,
+        "units_recorded": len(records),
+        "units_missing": planned - len(records) if planned is not None else None,
+        "statuses": statuses,
+        "infra_errors": statuses.get("infra_error", 0),
+        "harness_errors": statuses.get("harness_error", 0),
     }
 
 
@@ -250,7 +256,7 @@ def summarise(
         agents[r.agent].append(r)
     out: dict[str, Any] = {}
     if manifest is not None:
-        out["run"] = _run_info(manifest, len(latest))
+        out["run"] = _run_info(manifest, latest)
     out.update(
         {
             "units": len(latest),

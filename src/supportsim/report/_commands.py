@@ -19,7 +19,7 @@ from supportsim.report._html import render_comparison, render_report, write_text
 from supportsim.report._load import RunData, load_run
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
-from supportsim.store import SUMMARY, write_json
+from supportsim.store import SUMMARY, read_json, write_json
 
 
 def summarise_run(run: RunData) -> dict:
@@ -29,7 +29,7 @@ def summarise_run(run: RunData) -> dict:
 
 def _in_progress(summary: dict) -> bool:
     run = summary.get("run") or {}
-    planned = run.get("planned_units")
+    planned = run.get("units_planned")
     return run.get("status") == "running" or bool(planned and summary["units"] < planned)
 
 
@@ -60,7 +60,7 @@ def report_command(
     summary = summarise_run(run)
     render_summary(summary, out)
     if json_out:
-        write_json(run_dir / SUMMARY, summary)
+        write_json(run_dir / SUMMARY, _keep_runner_facts(run_dir / SUMMARY, summary))
         err.print(f"wrote {run_dir / SUMMARY}", markup=False, highlight=False)
     if html_out is not None:
         text = render_report(
@@ -69,6 +69,19 @@ def report_command(
         write_text_atomic(html_out, text)
         err.print(f"wrote {html_out}", markup=False, highlight=False)
     return 0
+
+
+def _keep_runner_facts(path: Path, summary: dict) -> dict:
+    """Keep what only the runner knew (loop lag, its last session, spend) when rewriting
+    summary.json; the counts are recomputed from the records."""
+    try:
+        previous = read_json(path) if path.exists() else {}
+    except (OSError, ValueError):  # unreadable: replaced whole
+        previous = {}
+    old_run = previous.get("run") if isinstance(previous, dict) else None
+    if isinstance(old_run, dict):
+        return {**summary, "run": {**old_run, **summary.get("run", {})}}
+    return summary
 
 
 def parse_pairs(values: Sequence[str]) -> list[tuple[str, str]]:

@@ -35,7 +35,7 @@ def _header(summary: Mapping[str, Any]) -> Text:
     parts = [f"run {run['run_id']}"] if run.get("run_id") else []
     if run.get("status"):
         parts.append(str(run["status"]))
-    planned = run.get("planned_units")
+    planned = run.get("units_planned")
     done = summary["units"]
     parts.append(f"{done} of {planned} units finished" if planned else f"{done} units")
     parts.append(f"{summary['trials']} trial(s) per scenario")

@@ -145,3 +145,23 @@ def test_the_html_section_escapes_model_text(tmp_path: Path, threaded: MockLLMSe
     assert "Conversations where the judges split (1)" in html
     assert 'title="Overall not ok."' in html
     assert str(render_html({"available": False, "reason": "none"})).count("<p>none</p>") == 1
+
+
+def test_report_shows_the_judges_agreement_in_terminal_json_and_html(
+    tmp_path: Path, threaded: MockLLMServer
+) -> None:
+    run = make_run(tmp_path, pattern=STRICT)
+    threaded.default("j1", PerUnitJudge(table_of("1111 1100 0000")))
+    threaded.default("j2", PerUnitJudge(table_of("1111 1111 1111")))
+    assert invoke(threaded, str(run), "--judge", "openai:j1", "--judge", "openai:j2").exit_code == 0
+    result = CliRunner().invoke(
+        app, ["report", str(run), "--json", "--html"], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "Fleiss' kappa (overall, 12 units, 2 judges): -0.33" in result.output
+    summary = read_json(run / "summary.json")
+    assert summary["judges"]["available"] is True
+    assert summary["judges"] == agreement_summary(run)
+    html = (run / "report.html").read_text(encoding="utf-8")
+    assert '<section class="judges' in html
+    assert html.index('<section class="judges') < html.index('<section id="scenarios">')

@@ -13,6 +13,9 @@ from pathlib import Path
 from rich.console import Console
 
 from supportsim.errors import InputError
+from supportsim.judges import agreement_summary
+from supportsim.judges import render_html as judges_html
+from supportsim.judges import render_terminal as render_judges
 from supportsim.report._aggregate import summarise
 from supportsim.report._compare import compare_runs
 from supportsim.report._html import render_comparison, render_report, write_text_atomic
@@ -59,12 +62,20 @@ def report_command(
         return 2
     summary = summarise_run(run)
     render_summary(summary, out)
+    judged = agreement_summary(run_dir)
+    if judged.get("available"):
+        out.print(render_judges(judged))
+        summary = {**summary, "judges": judged}
     if json_out:
         write_json(run_dir / SUMMARY, _keep_runner_facts(run_dir / SUMMARY, summary))
         err.print(f"wrote {run_dir / SUMMARY}", markup=False, highlight=False)
     if html_out is not None:
         text = render_report(
-            summary, run.records, run_id=run.run_id, in_progress=_in_progress(summary)
+            summary,
+            run.records,
+            run_id=run.run_id,
+            in_progress=_in_progress(summary),
+            judges_html=judges_html(judged) if judged.get("available") else None,
         )
         write_text_atomic(html_out, text)
         err.print(f"wrote {html_out}", markup=False, highlight=False)

@@ -134,8 +134,11 @@ def render_report(
     *,
     run_id: str,
     in_progress: bool,
+    judges_html: str | None = None,
 ) -> str:
-    """The run report: leaderboard, charts, failing checks, scenario grid, transcripts."""
+    """The run report: leaderboard, charts, failing checks, judges' agreement (when the run
+    was judged; ``judges_html`` is ``supportsim.judges.render_html``'s escaped fragment),
+    scenario grid, transcripts."""
     agents = _format.leaderboard_order(summary["agents"])
     failing = {
         sid: any(
@@ -161,6 +164,7 @@ def render_report(
         statuses=sorted({k for a in summary["agents"].values() for k in a["status"]}),
         terminations=sorted({k for a in summary["agents"].values() for k in a["termination"]}),
         transcripts={r.unit_id: _transcript(r) for r in records},
+        judges_html=judges_html,
     )
 
 

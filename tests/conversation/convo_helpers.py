@@ -227,3 +227,15 @@ def last_user_text(request: RecordedRequest) -> str:
 def record_json(record: ConversationRecord) -> dict[str, Any]:
     """The record as it is written to conversations.jsonl."""
     return orjson.loads(orjson.dumps(record.model_dump(mode="json")))
+
+
+def chat(request: RecordedRequest) -> list[tuple[str, str]]:
+    """(role, text) of each non-system message, in either wire format."""
+    out = []
+    for m in request.body["messages"]:
+        if m["role"] == "system":
+            continue
+        content = m["content"]
+        text = content if isinstance(content, str) else "".join(b.get("text", "") for b in content)
+        out.append((m["role"], text))
+    return out

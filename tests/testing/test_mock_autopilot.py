@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,43 @@ async def test_serve_rejects_bad_script_before_binding(tmp_path: Path) -> None:
     path.write_text('{"agent": [{"nope": 1}]}', encoding="utf-8")
     with pytest.raises(InputError):
         await serve("127.0.0.1", 0, path)
+
+
+VERDICT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "overall": {
+            "type": "object",
+            "properties": {"passed": {"type": "boolean"}, "justification": {"type": "string"}},
+        },
+        "grade": {"enum": ["good", "bad"]},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+        "score": {"anyOf": [{"type": "null"}, {"type": "number"}]},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("api", "tool", "choice"),
+    [
+        (
+            "openai",
+            {"type": "function", "function": {"name": "submit", "parameters": VERDICT_SCHEMA}},
+            "required",
+        ),
+        ("anthropic", {"name": "submit", "input_schema": VERDICT_SCHEMA}, {"type": "any"}),
+    ],
+)
+def test_autopilot_answers_a_forced_tool_call_with_arguments_that_fit_its_schema(
+    api: Any, tool: dict[str, Any], choice: Any
+) -> None:
+    request = _request(api, _turns(0), [tool])
+    request.body["tool_choice"] = choice
+    [made] = autopilot(request).tool_calls
+    assert made.name == "submit"
+    assert json.loads(made.arguments) == {
+        "overall": {"passed": True, "justification": "autopilot answer"},
+        "grade": "good",
+        "tags": ["autopilot answer", "autopilot answer"],
+        "score": 1,
+    }

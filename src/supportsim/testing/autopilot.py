@@ -21,6 +21,8 @@ makes a plausible conversation possible with no script at all:
   customer: once the request holds at least two earlier assistant turns it calls
   ``end_conversation`` with ``{"reason": "satisfied"}``, before that it says a short
   customer-like sentence;
+* a request that forces a tool call (``tool_choice`` required / any), as a judge's
+  verdict does, gets one call of the first tool with arguments that fit its schema;
 * any other request is taken to be the agent, which answers
   "Thanks, I have noted that. Is there anything else?".
 """
@@ -61,8 +63,51 @@ def _tool_names(body: dict[str, Any]) -> set[str]:
     return names
 
 
+def _tools(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(name, JSON schema of the arguments) of every tool a request offers."""
+    out = []
+    for tool in body.get("tools") or ():
+        if isinstance(tool, dict):
+            function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+            schema = function.get("parameters") or function.get("input_schema") or {}
+            out.append((str(function.get("name")), schema if isinstance(schema, dict) else {}))
+    return out
+
+
+def _forced(body: dict[str, Any]) -> bool:
+    choice = body.get("tool_choice")
+    return choice == "required" or (isinstance(choice, dict) and choice.get("type") == "any")
+
+
+def example_value(schema: dict[str, Any]) -> Any:
+    """A value that fits a JSON schema: first enum value, true, 1, "ok", filled objects."""
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "const" in schema:
+        return schema["const"]
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            options = [o for o in schema[key] if o.get("type") != "null"] or schema[key]
+            return example_value(options[0])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object" or "properties" in schema:
+        props = schema.get("properties") or {}
+        return {name: example_value(sub) for name, sub in props.items()}
+    if kind == "array":
+        return [example_value(schema.get("items") or {})] * max(1, schema.get("minItems", 0))
+    return {"boolean": True, "integer": 1, "number": 1, "null": None}.get(
+        str(kind), "autopilot answer"
+    )
+
+
 def autopilot(request: RecordedRequest) -> Reply:
     """Answer any request plausibly with no script (see the module docstring for the rule)."""
+    if _forced(request.body) and (tools := _tools(request.body)):
+        # Structured output (a judge's verdict, a drafted scenario): one call that fits.
+        name, schema = tools[0]
+        return reply(tool_calls=[call(name, **example_value(schema))])
     messages = request.body.get("messages") or ()
     turns = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
     if _END_TOOL not in _tool_names(request.body):

@@ -187,6 +187,15 @@ async def test_a_wrong_argument_names_the_argument_and_the_expected_value() -> N
     assert (result.strict, result.partial) == (False, 5 / 8)
 
 
+async def test_the_reason_explains_the_nearest_call_not_merely_the_last() -> None:
+    near = ("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 12})
+    far = ("refund_charge", {"customer_id": "C-1", "charge_id": "CH-1", "amount": 12})
+    _, result = await converse(scenario(), [VERIFY, CONFIRM, near, far, TELL])
+    assert failed(result)["step:refund"] == (
+        "refund_charge called with amount=12, expected 30.0 ± 0.01"
+    )
+
+
 async def test_a_refused_call_gives_the_refusal_as_the_reason() -> None:
     _, result = await converse(scenario(), [REFUND_CH2, "Sorry, that did not work."])
     assert failed(result) == {

@@ -69,7 +69,8 @@ def forbidden_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
                 if phrase is not None or (
                     rule.disclose_regex and search(rule.disclose_regex, text)
                 ):
-                    hit = f"agent disclosed {phrase or '/' + str(rule.disclose_regex) + '/'} (message {i})"
+                    shown = phrase or f"/{rule.disclose_regex}/"
+                    hit = f"agent disclosed {shown} (message {i})"
                     break
         reason = f"{hit}: forbidden{why}" if hit else f"did not happen{why}"
         out.append(Check(f"forbidden:{rule.id}", "forbidden", hit is None, reason))

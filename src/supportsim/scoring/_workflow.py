@@ -62,6 +62,18 @@ def mismatch(spec: CallSpec | Step, call: CallRecord) -> str:
     return f"{call.name} called"  # pragma: no cover - only reached when it matched
 
 
+def closest(spec: CallSpec | Step, calls: Sequence[CallRecord]) -> CallRecord:
+    """The call nearest to the spec, to explain the miss: carried out, most arguments
+    right, latest."""
+
+    def nearness(call: CallRecord) -> tuple[bool, int, int]:
+        args = call.arguments or {}
+        right = sum(1 for k, m in spec.args.items() if k in args and m.matches(args[k]))
+        return (call.ok, right, call.index)
+
+    return max(calls, key=nearness)
+
+
 class _Matcher:
     def __init__(self, transcript: Transcript) -> None:
         self.events = timeline(transcript)
@@ -89,9 +101,9 @@ class _Matcher:
             return None, f"{tool} was called, but before the steps it must follow"
         if matching:
             return None, f"every matching {tool} call already counted for an earlier step"
-        tried = [e for e in self.events if e.call.name == tool]
+        tried = [e.call for e in self.events if e.call.name == tool]
         if tried:
-            return None, mismatch(spec, tried[-1].call)
+            return None, mismatch(spec, closest(spec, tried))
         return None, f"{tool} was never called"
 
     def find_path(self, path: Sequence[CallSpec], after: int) -> tuple[int | None, str]:

@@ -316,8 +316,8 @@ def generate(
     """Draft scenarios with an LLM; keep only those that validate and pass the oracle."""
     import os
 
+    from supportsim.authoring import Drafts, write_drafts
     from supportsim.authoring import generate as draft
-    from supportsim.authoring import write_drafts
     from supportsim.batch import ModelPool
     from supportsim.llm import load_models_file, parse_model_spec
     from supportsim.scenario import CATEGORIES
@@ -337,7 +337,7 @@ def generate(
     except InputError as exc:
         raise _fail_input(exc) from None
 
-    async def go():  # noqa: ANN202
+    async def go() -> Drafts:
         try:
             return await draft(
                 domain=domains[domain],

@@ -294,6 +294,8 @@ def test_get_fees() -> None:
 
 def test_get_contact_history() -> None:
     state = fresh()
+    refused(state, "get_contact_history", "not verified", customer_id="C-1004")
+    state = fresh(verified="C-1004")
     result = call(state, "get_contact_history", customer_id="C-1004")
     assert result == {
         "customer_id": "C-1004",
@@ -308,7 +310,10 @@ def test_get_contact_history() -> None:
             }
         ],
     }
-    assert call(state, "get_contact_history", customer_id="C-1002")["contacts"] == []
+    assert call(fresh(verified="C-1002"), "get_contact_history", customer_id="C-1002") == {
+        "customer_id": "C-1002",
+        "contacts": [],
+    }
     refused(state, "get_contact_history", "no client", customer_id="C-0")
 
 

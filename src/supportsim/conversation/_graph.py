@@ -185,7 +185,9 @@ def _total(values: Any) -> Any:
     return sum(found) if found else None
 
 
-def _route(state: _State) -> str:
+async def _route(state: _State) -> str:
+    # Async on purpose: LangGraph runs a sync path function in a thread pool when the graph
+    # is invoked asynchronously, a thread hop per step for a dictionary lookup.
     return state["next"]
 
 

@@ -306,8 +306,9 @@ def get_fees(state: AppointmentsState) -> dict[str, Any]:
 @tool("read")
 def get_contact_history(state: AppointmentsState, args: ContactArgs) -> dict[str, Any]:
     """Earlier contacts of a client with the desk (date, channel, summary), newest first.
-    Use it when the client refers to an earlier call or e-mail."""
+    Use it when the client refers to an earlier call or e-mail. Requires a verified client."""
     client = get_client_record(state, args.customer_id)
+    require_verified(state, client.id)
     contacts = [c for c in state.contact_history.values() if c.client_id == client.id]
     contacts.sort(key=lambda c: (c.date, c.id), reverse=True)
     return {

@@ -107,15 +107,19 @@ def _print_coverage(
     from supportsim.scenario import CATEGORIES, coverage
 
     cov = coverage(scenarios, DomainCatalogue(domains), personas)
-    table = Table(title=f"coverage of {cov.scenarios} scenarios: domain x category")
-    table.add_column("domain")
-    for category in CATEGORIES:
-        table.add_column(category.split("_")[0][:10], justify="right")
-    table.add_column("total", justify="right")
+    table = Table(title=f"coverage of {cov.scenarios} scenarios (a scenario counts in each tag)")
+    table.add_column("category", no_wrap=True)
     for domain in sorted(cov.by_domain):
-        counts = [str(cov.by_domain_category[(domain, c)]) for c in CATEGORIES]
-        table.add_row(domain, *counts, str(cov.by_domain[domain]))
-    table.add_row("all", *(str(cov.by_category[c]) for c in CATEGORIES), str(cov.scenarios))
+        table.add_column(domain, justify="right")
+    table.add_column("all", justify="right")
+    table.add_column("primary", justify="right")
+    for category in CATEGORIES:
+        counts = [str(cov.by_domain_category[(d, category)]) for d in sorted(cov.by_domain)]
+        table.add_row(
+            category, *counts, str(cov.by_category[category]), str(cov.by_primary[category])
+        )
+    totals = [str(cov.by_domain[d]) for d in sorted(cov.by_domain)]
+    table.add_row("scenarios", *totals, str(cov.scenarios), str(cov.scenarios))
     out.print(table)
 
     def line(label: str, counter: object) -> None:

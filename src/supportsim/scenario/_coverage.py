@@ -20,6 +20,8 @@ class Coverage:
     by_domain_category: Counter[tuple[str, str]] = field(default_factory=Counter)
     by_domain: Counter[str] = field(default_factory=Counter)
     by_category: Counter[str] = field(default_factory=Counter)
+    by_primary: Counter[str] = field(default_factory=Counter)
+    """Scenarios per primary category (their first tag)."""
     personas: Counter[str] = field(default_factory=Counter)
     languages: Counter[str] = field(default_factory=Counter)
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -41,6 +43,7 @@ def coverage(
         cov.personas[s.persona] += 1
         cov.languages[s.language] += 1
         cov.outcomes[s.outcome] += 1
+        cov.by_primary[s.category] += 1
         for tag in s.tags:
             cov.by_domain_category[(s.domain, tag)] += 1
             cov.by_category[tag] += 1

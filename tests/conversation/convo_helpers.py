@@ -16,7 +16,15 @@ import orjson
 from supportsim.batch import ModelPool, Unit, UnitContext, run_unit
 from supportsim.conversation import parse_agent_spec, parse_customer_spec
 from supportsim.domains import mock
-from supportsim.llm import ModelConfig, RetryPolicy
+from supportsim.llm import (
+    LLMMessage,
+    LLMRequest,
+    ModelConfig,
+    RetryPolicy,
+    make_client,
+    parse_model_spec,
+    resolve_credentials,
+)
 from supportsim.scenario import Persona, Scenario
 from supportsim.store import ConversationRecord
 from supportsim.testing import MockLLMServer, RecordedRequest, Reply, call, reply, say
@@ -63,6 +71,21 @@ def env_for(server: MockLLMServer) -> dict[str, str]:
         "OPENAI_BASE_URL": server.url + "/v1",
         "ANTHROPIC_BASE_URL": server.url,
     }
+
+
+async def warm_up(server: MockLLMServer, provider: str) -> None:
+    """Pay the SDK's one-time costs (see ``llm/_warm.py``) before the measured conversation.
+
+    The clients warm themselves before their first call, outside ``llm_ms`` but inside
+    that turn's ``response_ms``; the batch does not warm up ahead of the first unit.
+    """
+    server.script("warm-up", [say("ok")])
+    config = parse_model_spec(f"{provider}:warm-up", {})
+    client = make_client(resolve_credentials(config, env_for(server)))
+    try:
+        await client.complete(LLMRequest("s", (LLMMessage("user", "hi"),)))
+    finally:
+        await client.aclose()
 
 
 @dataclass

@@ -4,10 +4,10 @@ The server holds each reply's first content for ``ttft_ms`` and ends it at ``tot
 after the request arrived; the Environment sleeps ``tool_latency_ms`` for real, since that
 is what is measured. A measured value can only exceed the injected one: the lower bounds are
 exact. The upper slack is the client's own work inside the stopwatch (the SDK building the
-request, HTTP, parsing the stream) plus the mock server sharing this event loop. Measured:
-5-30 ms per call on a quiet machine; 20-80 ms (rare outliers beyond) with the 2-core test
-machine at load average 7 from other test runs, the first call of a fresh client (a new
-connection) being the slowest. The slack is set for the loaded case, and the tool latency
+request, HTTP, parsing the stream) plus the mock server sharing this event loop. Measured
+on the 2-core test machine busy with other test runs: 6-30 ms per call at load average 4-5,
+up to about 80 ms at load average 7, the first call of a fresh client (a new connection)
+being the slowest. The slack is set for the loaded case, and the tool latency
 above it, so a tool's time leaking into a call's ``llm_ms`` still fails.
 """
 
@@ -21,17 +21,10 @@ from convo_helpers import (
     OFFER,
     VERIFY,
     Harness,
-    env_for,
     record_json,
+    warm_up,
 )
 
-from supportsim.llm import (
-    LLMMessage,
-    LLMRequest,
-    make_client,
-    parse_model_spec,
-    resolve_credentials,
-)
 from supportsim.scenario import Persona, Scenario
 from supportsim.testing import MockLLMServer, reply, say
 
@@ -43,21 +36,6 @@ TOOL_MS = 100.0
 
 def within(value: float | None, injected: float, slack: float = SLACK_MS) -> bool:
     return value is not None and injected <= value <= injected + slack
-
-
-async def warm_up(server: MockLLMServer, provider: str) -> None:
-    """Pay the SDK's one-time costs (see ``llm/_warm.py``) before the measured conversation.
-
-    The clients warm themselves before their first call, outside ``llm_ms`` but inside
-    that turn's ``response_ms``; the batch does not warm up ahead of the first unit.
-    """
-    server.script("warm-up", [say("ok")])
-    config = parse_model_spec(f"{provider}:warm-up", {})
-    client = make_client(resolve_credentials(config, env_for(server)))
-    try:
-        await client.complete(LLMRequest("s", (LLMMessage("user", "hi"),)))
-    finally:
-        await client.aclose()
 
 
 async def test_measured_latency_matches_the_injected_delays(

@@ -28,6 +28,7 @@ from convo_helpers import (
     tool_names,
     tool_parameters,
     tool_results,
+    warm_up,
 )
 
 from supportsim.conversation import END_TOOL
@@ -238,6 +239,7 @@ async def test_429_until_attempts_run_out_is_an_infra_error(
 async def test_a_hang_hits_the_conversation_timeout(
     server: MockLLMServer, provider: str, scenario: Scenario, persona: Persona
 ) -> None:
+    await warm_up(server, provider)  # so the 0.5 s are the conversation's alone
     h = Harness(server, provider)
     server.script(AGENT_MODEL, [say(ASK), hang()])
     server.script("customer-m", [say(GIVE_ID)])

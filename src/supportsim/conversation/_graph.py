@@ -30,6 +30,7 @@ from supportsim.conversation._participants import (
     Agent,
     AgentContext,
     Customer,
+    CustomerStep,
     CustomerTurn,
     Visible,
 )
@@ -98,18 +99,11 @@ class _Run:
         step = await self.customer.step(CustomerTurn(self.view(), self.turn, acted))
         self.t.llm_calls.extend(step.llm)
         if step.end is not None:
+            if step.content:  # a customer's last words (end_conversation's final_message)
+                self.t.messages.append(_customer_message(step, self.turn))
             return self.end("customer_done", step.end)
         self.turn += 1
-        last = step.llm[-1] if step.llm else None
-        self.t.messages.append(
-            Message(
-                "customer",
-                step.content,
-                turn=self.turn,
-                llm_ms=last.llm_ms if last else None,
-                ttft_ms=last.ttft_ms if last else None,
-            )
-        )
+        self.t.messages.append(_customer_message(step, self.turn))
         self.turn_started = self.clock()
         self.turn_first = len(self.t.messages)
         self.rounds = 0
@@ -178,6 +172,18 @@ class _Run:
         if self.rounds >= self.limits.max_tool_rounds:
             return self.end("error", f"agent made {self.rounds} tool rounds in one turn")
         return {"next": "agent"}
+
+
+def _customer_message(step: CustomerStep, turn: int) -> Message:
+    """The Customer's message, timed by its own model call (never the Agent's clock)."""
+    last = step.llm[-1] if step.llm else None
+    return Message(
+        "customer",
+        step.content,
+        turn=turn,
+        llm_ms=last.llm_ms if last else None,
+        ttft_ms=last.ttft_ms if last else None,
+    )
 
 
 def _total(values: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from supportsim.errors import ProviderError
 
-from ._config import ModelConfig, ResolvedModel, cost_usd
+from ._config import ModelConfig, ResolvedModel, cost_usd, plain_http
 from ._errors import provider_call
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
@@ -235,10 +235,12 @@ class AnthropicMessagesClient:
     def __init__(
         self, resolved: ResolvedModel, *, http_client: httpx2.AsyncClient | None = None
     ) -> None:
-        from anthropic import AsyncAnthropic  # the SDK reads env vars on import: not at ours
+        from anthropic import AsyncAnthropic, DefaultAsyncHttpxClient  # reads env vars on import
 
         self.config = resolved.config
         self._owns_http = http_client is None
+        if http_client is None and plain_http(resolved.base_url):
+            http_client = DefaultAsyncHttpxClient(verify=False)
         # Explicit key and base_url: left None, the SDK reads ANTHROPIC_* variables itself.
         self._client: AsyncAnthropic = AsyncAnthropic(
             api_key=resolved.api_key,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from supportsim.errors import ProviderError
 
-from ._config import ModelConfig, ResolvedModel, cost_usd
+from ._config import ModelConfig, ResolvedModel, cost_usd, plain_http
 from ._errors import provider_call
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
@@ -187,11 +187,13 @@ class OpenAIChatClient:
         http_client: httpx2.AsyncClient | None = None,
         stream: bool | None = None,
     ) -> None:
-        from openai import AsyncOpenAI  # the SDK reads env vars on import: not at ours
+        from openai import AsyncOpenAI, DefaultAsyncHttpxClient  # reads env vars on import
 
         self.config = resolved.config
         self._stream = self.config.stream if stream is None else stream
         self._owns_http = http_client is None
+        if http_client is None and plain_http(resolved.base_url):
+            http_client = DefaultAsyncHttpxClient(verify=False)
         # base_url is always explicit: left None, the SDK would read OPENAI_BASE_URL itself.
         self._client: AsyncOpenAI = AsyncOpenAI(
             api_key=resolved.api_key,

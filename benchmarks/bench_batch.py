@@ -284,15 +284,18 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
         f"  efficiency {r['efficiency']:.2f}  cpu/call {r['cpu_ms_per_call']:.2f} ms"
         f"  inflation p50 {r['inflation_p50_ms']:.0f} ms p99 {r['inflation_p99_ms']:.0f} ms"
     )
-    if floor is not None:
+    if floor is not None:  # supportsim: its own figures, and against bare when it ran
         lag = r.get("loop_lag") or {}
         line += (
             f"\n{'':<10} {r['conv_per_s']:.1f} conv/s  peak RSS {r['peak_rss_mb']:.0f} MB"
             f"  loop lag p50 {lag.get('p50_ms') or 0:.1f} p99 {lag.get('p99_ms') or 0:.1f} ms"
-            f"  efficiency vs bare {r['efficiency'] / floor['efficiency']:.2f}"
-            f"  cpu/call vs bare {r['cpu_ms_per_call'] / floor['cpu_ms_per_call']:.2f}x"
             f"  units {r['statuses']} calls/conv {r['calls_per_conversation']:.1f}"
         )
+        if floor:
+            line += (
+                f"\n{'':<10} efficiency vs bare {r['efficiency'] / floor['efficiency']:.2f}"
+                f"  cpu/call vs bare {r['cpu_ms_per_call'] / floor['cpu_ms_per_call']:.2f}x"
+            )
     print(line, flush=True)
 
 
@@ -347,7 +350,7 @@ def main() -> None:
                 show("bare", floor, None)
             if args.only != "bare":
                 result = child("supportsim", url, args, concurrency)
-                show("supportsim", result, floor or {"efficiency": 1, "cpu_ms_per_call": 1})
+                show("supportsim", result, floor or {})
     finally:
         server.terminate()
         server.wait()

@@ -9,8 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from batch_helpers import LOOKUP, REFUND, SCENARIOS, records, request, run
 
-from conftest import LOOKUP, REFUND, SCENARIOS, records, request, run
 from supportsim.batch import read_manifest
 from supportsim.errors import InputError
 from supportsim.store import latest_records

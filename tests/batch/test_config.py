@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from batch_helpers import LOOKUP
 
-from conftest import LOOKUP
 from supportsim.batch import (
     Batch,
     LoopLag,

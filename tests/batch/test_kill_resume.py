@@ -10,7 +10,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from conftest import LOOKUP, PERSONAS, REFUND, SCENARIOS, env_for
+from batch_helpers import LOOKUP, PERSONAS, REFUND, SCENARIOS, env_for
+
 from supportsim.store import CONVERSATIONS, iter_records
 from supportsim.testing import MockLLMServer, RecordedRequest, Reply, autopilot, hang
 

@@ -70,7 +70,7 @@ class RunConfig(BaseModel):
     python:module:attr, langgraph:module:attr."""
     customer: str = "scripted"
     """The simulated Customer: scripted, or a model spec."""
-    trials: int = Field(default=1, ge=1, le=1000)
+    trials: int = Field(default=1, ge=1, le=100_000)
     concurrency: int | Literal["auto"] = 8
     """Conversations in flight at once, or ``auto``: grow while the event loop keeps up,
     back off when its lag rises."""

@@ -145,11 +145,16 @@ def prepare(
 
 
 def stored_config(out: str, run_id: str) -> RunConfig:
-    """The configuration a run was started with, to resume it without ``--config``."""
+    """The configuration a run was started with, to resume it without ``--config``.
+
+    Without its deadline: a deadline counts from a session's start, so an old one would
+    stop the resumed session at once (pass ``--deadline`` again to keep one).
+    """
     path = Path(out) / run_id / MANIFEST
     if not path.exists():
         raise InputError(f"{path.parent}: no run to resume (no {MANIFEST})")
-    return RunConfig.model_validate(read_manifest(path.parent)["config"])
+    stored = read_manifest(path.parent)["config"]
+    return RunConfig.model_validate({**stored, "deadline_s": None})
 
 
 def participants(

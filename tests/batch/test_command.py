@@ -1,0 +1,90 @@
+"""``run_command`` (what ``supportsim run`` calls): exit codes, output, nothing written on
+bad input. Oracle agent and scripted customer: no model server needed."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from batch_helpers import LOOKUP, request
+from rich.console import Console
+
+from supportsim.batch import run_command
+from supportsim.report import summarise
+
+
+def consoles() -> tuple[Console, Console, io.StringIO, io.StringIO]:
+    out, err = io.StringIO(), io.StringIO()
+    return Console(file=out, width=200), Console(file=err, width=200), out, err
+
+
+def test_a_complete_run_exits_0_and_prints_the_table_and_the_directory(out: Path):
+    console, err_console, text, _ = consoles()
+    code = run_command(
+        request(out, run_id="ok", trials=2),
+        env={},
+        summarise=summarise,
+        console=console,
+        err=err_console,
+    )
+    printed = text.getvalue()
+    assert code == 0
+    assert "run ok: 4 of 4 units to run (2 scenarios x 1 agents x 2 trials)" in printed
+    assert "[4/4]" in printed and "summary per agent" in printed
+    assert f"run directory: {out / 'ok'}" in printed
+    summary = json.loads((out / "ok" / "summary.json").read_text())
+    assert summary["run"]["status"] == "completed"
+    assert summary["run"]["units_recorded"] == 4
+    assert summary["agents"]["oracle"]["strict_rate"] == 1.0
+    assert summary["run"]["loop_lag"]["samples"] >= 0
+
+
+def test_bad_input_exits_2_and_writes_nothing(out: Path):
+    console, err_console, _, err = consoles()
+    code = run_command(
+        request(out, run_id="bad", agents=["nonsense:model"]),
+        env={},
+        summarise=summarise,
+        console=console,
+        err=err_console,
+    )
+    assert code == 2
+    assert "unknown model spec 'nonsense:model'" in err.getvalue()
+    assert not out.exists()
+
+
+def test_a_missing_key_exits_2_naming_the_variable(out: Path):
+    console, err_console, _, err = consoles()
+    code = run_command(
+        request(out, run_id="k", agents=["openai:gpt-4.1-mini"]),
+        env={},
+        summarise=summarise,
+        console=console,
+        err=err_console,
+    )
+    assert code == 2
+    assert "OPENAI_API_KEY is not set" in err.getvalue()
+    assert not out.exists()
+
+
+def test_a_stopped_run_exits_1_and_says_how_to_resume(out: Path):
+    console, err_console, text, _ = consoles()
+    code = run_command(
+        request(out, run_id="late", ids=[LOOKUP], deadline_s="0.000000001"),
+        env={},
+        summarise=summarise,
+        console=console,
+        err=err_console,
+    )
+    assert code == 1
+    assert "the deadline passed" in text.getvalue()
+    assert "--run-id late --resume" in text.getvalue()
+    code = run_command(
+        request(out, run_id="late", ids=[LOOKUP], resume=True),
+        env={},
+        summarise=summarise,
+        console=console,
+        err=err_console,
+    )
+    assert code == 0

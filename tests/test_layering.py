@@ -24,6 +24,7 @@ ORDER = [
     "llm",
     "conversation",
     "scoring",
+    "authoring",
     "store",
     "batch",
     "judges",
@@ -97,6 +98,13 @@ EXISTING = [p for p in ORDER if files_of(p)]
 def test_the_pipeline_packages_that_exist_are_found() -> None:
     for package in ("errors", "scenario", "domains", "environment", "llm", "scoring"):
         assert package in EXISTING
+
+
+def test_every_package_has_a_place_in_the_pipeline() -> None:
+    """A new package must be given a place in ORDER (or be FREE), so none escapes the check."""
+    found = {p.name for p in SRC.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    found |= {p.stem for p in SRC.glob("*.py") if p.stem != "__init__"}
+    assert found - set(ORDER) - FREE == set()
 
 
 @pytest.mark.parametrize("package", EXISTING)

@@ -111,7 +111,8 @@ def test_broken_overrides_are_state_problems(override: dict[str, Any], where: st
 
 @pytest.mark.parametrize("name", sorted(D.tools))
 def test_parameters_are_valid_json_schema_with_descriptions(name: str) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
+
     tool = D.tools[name]
     schema = tool.parameters()
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 
 from supportsim.domains import builtin_domains
@@ -12,8 +13,6 @@ from supportsim.domains._base import Domain, DomainState
 from supportsim.domains.retail import domain
 from supportsim.domains.retail._policy import ARTICLES, POLICY
 from supportsim.errors import ToolError
-
-jsonschema = pytest.importorskip("jsonschema")
 
 
 @pytest.fixture()

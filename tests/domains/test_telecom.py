@@ -100,7 +100,8 @@ def test_scenario_override_merges_one_field() -> None:
 
 @pytest.mark.parametrize("name", sorted(D.tools))
 def test_parameters_are_a_valid_json_schema_with_descriptions(name: str) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
+
     schema = D.tools[name].parameters()
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["type"] == "object"

@@ -8,15 +8,13 @@ judges.json keeps the rubric the statistics are computed under, and the sessions
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-import orjson
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from supportsim.store import read_json, write_json
+from supportsim.store import JsonlWriter, iter_jsonl, read_json, write_json
 
 JUDGMENTS = "judgments.jsonl"
 JUDGES_MANIFEST = "judges.json"
@@ -68,55 +66,17 @@ class JudgmentRecord(BaseModel):
         return None if found is None else found.get("verdict") == "pass"
 
 
-class JudgmentWriter:
-    """Appends judgments durably (write, flush, fsync: a judgment costs seconds of model
-    time, so one fsync each is cheap); opening repairs a torn last line left by a crash.
-
-    The same discipline as ``store.RecordWriter``, which is bound to conversations.jsonl;
-    to be replaced by a generic store JSONL writer once the store offers one.
-    """
+class JudgmentWriter(JsonlWriter):
+    """Appends judgments to judgments.jsonl, fsynced each (a judgment costs seconds of
+    model time, so one fsync each is cheap)."""
 
     def __init__(self, run_dir: Path) -> None:
-        self.path = run_dir / JUDGMENTS
-        _drop_torn_tail(self.path)
-        self._file = self.path.open("ab")
-
-    def append(self, judgment: JudgmentRecord) -> None:
-        self._file.write(judgment.model_dump_json().encode() + b"\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-
-    def close(self) -> None:
-        if not self._file.closed:
-            self._file.close()
-
-
-def _drop_torn_tail(path: Path) -> None:
-    """Cut a last line without its newline (a crash mid-write) before appending."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    data = path.read_bytes()
-    if data.endswith(b"\n"):
-        return
-    with path.open("r+b") as f:
-        f.truncate(data.rfind(b"\n") + 1)
-        f.flush()
-        os.fsync(f.fileno())
+        super().__init__(run_dir / JUDGMENTS, fsync_each=True)
 
 
 def iter_judgments(run_dir: Path) -> Iterator[JudgmentRecord]:
     """Every complete judgment in file order; a torn or invalid line is skipped."""
-    path = run_dir / JUDGMENTS
-    if not path.exists():
-        return
-    with path.open("rb") as f:
-        for line in f:
-            if not line.endswith(b"\n"):
-                return
-            try:
-                yield JudgmentRecord.model_validate(orjson.loads(line))
-            except (orjson.JSONDecodeError, ValidationError):
-                continue
+    return iter_jsonl(run_dir / JUDGMENTS, JudgmentRecord)
 
 
 def read_judges_manifest(run_dir: Path) -> dict[str, Any] | None:

@@ -13,16 +13,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from supportsim.store._records import ConversationRecord
 
 CONVERSATIONS = "conversations.jsonl"
 MANIFEST = "run.json"
 SUMMARY = "summary.json"
+M = TypeVar("M", bound=BaseModel)
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -39,9 +40,9 @@ def read_json(path: Path) -> Any:
     return orjson.loads(path.read_bytes())
 
 
-def iter_records(run_dir: Path) -> Iterator[ConversationRecord]:
-    """Every complete record in file order; a torn or invalid line is skipped."""
-    path = run_dir / CONVERSATIONS
+def iter_jsonl(path: Path, model: type[M]) -> Iterator[M]:
+    """Every complete line of a JSONL file as ``model``, in file order; a torn last line or
+    an invalid line is skipped (readers of a run still being written see what finished)."""
     if not path.exists():
         return
     with path.open("rb") as f:
@@ -49,9 +50,14 @@ def iter_records(run_dir: Path) -> Iterator[ConversationRecord]:
             if not line.endswith(b"\n"):
                 return  # torn last line: the process died mid-write
             try:
-                yield ConversationRecord.model_validate_json(line)
+                yield model.model_validate_json(line)
             except ValidationError:  # invalid JSON is a ValidationError too
                 continue
+
+
+def iter_records(run_dir: Path) -> Iterator[ConversationRecord]:
+    """Every complete record of a run directory, in file order."""
+    return iter_jsonl(run_dir / CONVERSATIONS, ConversationRecord)
 
 
 def latest_records(run_dir: Path) -> dict[str, ConversationRecord]:
@@ -64,26 +70,27 @@ def final_unit_ids(records: Iterable[ConversationRecord]) -> set[str]:
     return {r.unit_id for r in records if r.status != "infra_error"}
 
 
-class RecordWriter:
-    """Appends records. Opening repairs a torn last line left by a crash.
+class JsonlWriter:
+    """Appends pydantic models to a JSONL file, one line each. Opening repairs a torn last
+    line left by a crash.
 
     Args:
-        run_dir: The run directory (it must exist).
-        fsync_each: fsync after every record (simple and slow, ~4 ms each); otherwise
-            call ``sync`` periodically and ``close`` at the end.
+        path: The file (its folder must exist).
+        fsync_each: fsync after every line (simple, ~4 ms each: right when a line costs
+            seconds of model time); otherwise call ``sync`` periodically and ``close``.
     """
 
-    def __init__(self, run_dir: Path, *, fsync_each: bool = False) -> None:
-        self.path = run_dir / CONVERSATIONS
+    def __init__(self, path: Path, *, fsync_each: bool = False) -> None:
+        self.path = path
         _drop_torn_tail(self.path)
         self._file = self.path.open("ab")
         self._fsync_each = fsync_each
         self._dirty = False
         self.written = 0
 
-    def append(self, record: ConversationRecord) -> None:
-        """Write one record as one line and hand it to the kernel (survives SIGKILL)."""
-        self._file.write(record.__pydantic_serializer__.to_json(record) + b"\n")
+    def append(self, item: BaseModel) -> None:
+        """Write one line and hand it to the kernel (survives SIGKILL)."""
+        self._file.write(item.__pydantic_serializer__.to_json(item) + b"\n")
         self._file.flush()
         self.written += 1
         self._dirty = True
@@ -100,6 +107,13 @@ class RecordWriter:
         if not self._file.closed:
             self.sync()
             self._file.close()
+
+
+class RecordWriter(JsonlWriter):
+    """Appends conversation records to a run directory's conversations.jsonl."""
+
+    def __init__(self, run_dir: Path, *, fsync_each: bool = False) -> None:
+        super().__init__(run_dir / CONVERSATIONS, fsync_each=fsync_each)
 
 
 def _drop_torn_tail(path: Path) -> None:

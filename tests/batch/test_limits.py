@@ -133,3 +133,24 @@ def test_loop_lag_warns_when_p99_is_over_ten_ms():
         lag.add(value)
     assert lag.stats()["saturated"] is True
     assert "p99 30.0 ms > 10 ms" in (lag.warning() or "")
+
+
+async def test_the_pool_warms_every_client_before_units_start() -> None:
+    from supportsim.batch import ModelPool
+
+    warmed: list[str] = []
+
+    class Client:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        async def warm(self) -> None:
+            warmed.append(self.name)
+
+        async def aclose(self) -> None:
+            pass
+
+    pool = ModelPool(env={})
+    pool._clients.update({"a": Client("a"), "b": Client("b")})  # type: ignore[dict-item]
+    await pool.warm()
+    assert warmed == ["a", "b"]

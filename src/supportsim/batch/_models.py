@@ -287,6 +287,12 @@ class ModelPool:
             "models": {n: lim.snapshot() for n, lim in self._models.items() if lim is not None},
         }
 
+    async def warm(self) -> None:
+        """Warm every client's SDK before units start, so the first conversation's first
+        turn is not charged the SDK's one-time import and type-building costs."""
+        for client in self._clients.values():
+            await client.warm()
+
     async def aclose(self) -> None:
         for client in self._clients.values():
             await client.aclose()

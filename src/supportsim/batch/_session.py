@@ -233,6 +233,7 @@ async def execute(
     First Ctrl-C: start no new unit, let running ones finish. Second: cancel them; what
     finished is on disk already. ``watch(batch)`` is a coroutine run alongside (progress).
     """
+    await pool.warm()
     writer = RecordWriter(session.run_dir, fsync_each=fsync_each)
     batch = Batch(
         session.todo,

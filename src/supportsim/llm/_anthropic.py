@@ -261,7 +261,7 @@ class AnthropicMessagesClient:
             ProviderTimeout: The call took longer than ``config.timeout_s``.
         """
         params = build_anthropic_params(self.config, request)
-        await ensure_warm("anthropic", self._warm_up)
+        await self.warm()
         async with provider_call(self.config.name, self.config.timeout_s):
             return await self._complete(params)
 
@@ -291,6 +291,10 @@ class AnthropicMessagesClient:
             ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
         )
+
+    async def warm(self) -> None:
+        """Pay the SDK's one-time costs now (once per process), not in a measured call."""
+        await ensure_warm("anthropic", self._warm_up)
 
     async def _warm_up(self) -> None:
         """One canned call through this code path, in memory (see ``_warm``)."""

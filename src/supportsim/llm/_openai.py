@@ -214,7 +214,7 @@ class OpenAIChatClient:
             ProviderTimeout: The call took longer than ``config.timeout_s``.
         """
         params = build_openai_params(self.config, request, stream=self._stream)
-        await ensure_warm(f"openai-stream={self._stream}", self._warm_up)
+        await self.warm()
         async with provider_call(self.config.name, self.config.timeout_s):
             if self._stream:
                 return await self._complete_streamed(params)
@@ -279,6 +279,10 @@ class OpenAIChatClient:
             ttft_ms=None,
             model=completion.model or self.config.model,
         )
+
+    async def warm(self) -> None:
+        """Pay the SDK's one-time costs now (once per process), not in a measured call."""
+        await ensure_warm(f"openai-stream={self._stream}", self._warm_up)
 
     async def _warm_up(self) -> None:
         """One canned call through this code path, in memory (see ``_warm``)."""

@@ -146,6 +146,10 @@ class LLMClient(Protocol):
         """Send one request and return the whole response."""
         ...
 
+    async def warm(self) -> None:
+        """Pay the SDK's one-time costs (imports, type caches) before the first timed call."""
+        ...
+
     async def aclose(self) -> None:
         """Release the HTTP connections."""
         ...

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from supportsim.cli import app
 from supportsim.report import load_run, summarise_run

@@ -277,7 +277,7 @@ def run(
     import os
 
     from supportsim.batch import RunRequest, run_command
-    from supportsim.report import summarise
+    from supportsim.report import render_leaderboard, summarise
 
     overrides = {
         "scenarios": scenarios,
@@ -297,7 +297,14 @@ def run(
         "out": out_dir,
     }
     request = RunRequest(config, overrides, run_id=run_id, resume=resume, force=force)
-    code = run_command(request, env=os.environ, summarise=summarise, console=out, err=err)
+    code = run_command(
+        request,
+        env=os.environ,
+        summarise=summarise,
+        show=render_leaderboard,
+        console=out,
+        err=err,
+    )
     raise typer.Exit(code)
 
 

@@ -11,7 +11,7 @@ from batch_helpers import LOOKUP, request
 from rich.console import Console
 
 from supportsim.batch import run_command
-from supportsim.report import summarise
+from supportsim.report import render_leaderboard, summarise
 
 
 def consoles() -> tuple[Console, Console, io.StringIO, io.StringIO]:
@@ -25,13 +25,14 @@ def test_a_complete_run_exits_0_and_prints_the_table_and_the_directory(out: Path
         request(out, run_id="ok", trials=2),
         env={},
         summarise=summarise,
+        show=render_leaderboard,
         console=console,
         err=err_console,
     )
     printed = text.getvalue()
     assert code == 0
     assert "run ok: 4 of 4 units to run (2 scenarios x 1 agents x 2 trials)" in printed
-    assert "[4/4]" in printed and "summary per agent" in printed
+    assert "[4/4]" in printed and "leaderboard: quality" in printed
     assert f"run directory: {out / 'ok'}" in printed
     summary = json.loads((out / "ok" / "summary.json").read_text())
     assert summary["run"]["status"] == "completed"
@@ -46,6 +47,7 @@ def test_bad_input_exits_2_and_writes_nothing(out: Path):
         request(out, run_id="bad", agents=["nonsense:model"]),
         env={},
         summarise=summarise,
+        show=render_leaderboard,
         console=console,
         err=err_console,
     )
@@ -60,6 +62,7 @@ def test_a_missing_key_exits_2_naming_the_variable(out: Path):
         request(out, run_id="k", agents=["openai:gpt-4.1-mini"]),
         env={},
         summarise=summarise,
+        show=render_leaderboard,
         console=console,
         err=err_console,
     )
@@ -74,6 +77,7 @@ def test_a_stopped_run_exits_1_and_says_how_to_resume(out: Path):
         request(out, run_id="late", ids=[LOOKUP], deadline_s="0.000000001"),
         env={},
         summarise=summarise,
+        show=render_leaderboard,
         console=console,
         err=err_console,
     )
@@ -84,6 +88,7 @@ def test_a_stopped_run_exits_1_and_says_how_to_resume(out: Path):
         request(out, run_id="late", ids=[LOOKUP], resume=True),
         env={},
         summarise=summarise,
+        show=render_leaderboard,
         console=console,
         err=err_console,
     )

@@ -11,7 +11,6 @@ from supportsim.batch._command import (
     prepare_run,
     resolve_config,
     run_command,
-    summary_table,
     write_summary,
 )
 from supportsim.batch._config import (
@@ -87,7 +86,6 @@ __all__ = [
     "save_manifest",
     "select",
     "stored_config",
-    "summary_table",
     "unit_context",
     "with_overrides",
     "write_summary",

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from supportsim.batch._config import RunConfig, load_run_config, with_overrides
 from supportsim.batch._lag import LoopLag
@@ -123,6 +122,10 @@ def run_summary(session: Session, extra: Mapping[str, Any] | None = None) -> dic
     }
 
 
+Show = Callable[[Mapping[str, Any], Console], None]
+"""Prints the per-agent summary at the end of a run."""
+
+
 def write_summary(
     session: Session, summarise: Summarise, trials: int
 ) -> tuple[dict[str, Any], list[ConversationRecord]]:
@@ -147,41 +150,6 @@ def write_summary(
     return summary, list(latest.values())
 
 
-def summary_table(summary: Mapping[str, Any]) -> Table:
-    """The per-agent table printed at the end of a run."""
-    table = Table(title="summary per agent")
-    for column in (
-        "agent",
-        "n",
-        "strict",
-        "95% CI",
-        "partial",
-        "resp p50 ms",
-        "resp p99 ms",
-        "cost $",
-        "status",
-    ):
-        table.add_column(column)
-    for name, a in summary["agents"].items():
-        ci = a.get("strict_ci95")
-        table.add_row(
-            name,
-            str(a["n"]),
-            _fmt(a.get("strict_rate")),
-            f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "-",
-            _fmt(a.get("partial_mean")),
-            _fmt(a.get("response_ms", {}).get("p50"), 1),
-            _fmt(a.get("response_ms", {}).get("p99"), 1),
-            _fmt(a.get("cost_usd"), 4),
-            ", ".join(f"{k}={v}" for k, v in a.get("status", {}).items()),
-        )
-    return table
-
-
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
 def _next_step(session: Session, config_path: Path | None) -> str | None:
     if session.status == "completed":
         return None
@@ -204,11 +172,15 @@ def run_command(
     *,
     env: Mapping[str, str],
     summarise: Summarise,
+    show: Show,
     console: Console,
     err: Console,
     live: bool | None = None,
 ) -> int:
-    """The whole ``supportsim run``; returns the exit code (0, 1 or 2)."""
+    """The whole ``supportsim run``; returns the exit code (0, 1 or 2).
+
+    ``summarise`` and ``show`` come from ``supportsim.report`` (the CLI wires them): the
+    numbers and their per-agent tables are computed and drawn in one place only."""
     try:
         prepared = prepare_run(request, env)
     except InputError as exc:
@@ -270,7 +242,7 @@ def run_command(
     except KeyboardInterrupt:  # Ctrl-C outside the batch (setup or teardown)
         session.status = "cancelled"
     summary, latest = write_summary(session, summarise, config.trials)
-    console.print(summary_table(summary))
+    show(summary, console)
     _report_problems(console, latest)
     lag = session.info.get("loop_lag") or {}
     if lag.get("saturated"):

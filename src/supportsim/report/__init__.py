@@ -17,7 +17,7 @@ from supportsim.report._stats import (
     pairs_needed_mean,
     sign_flip_p,
 )
-from supportsim.report._terminal import render_summary
+from supportsim.report._terminal import render_leaderboard, render_summary
 
 __all__ = [
     "NotARunError",
@@ -33,6 +33,7 @@ __all__ = [
     "pairs_needed",
     "pairs_needed_mean",
     "render_comparison",
+    "render_leaderboard",
     "render_report",
     "render_summary",
     "report_command",

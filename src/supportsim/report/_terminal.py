@@ -147,6 +147,13 @@ def failing_table(summary: Mapping[str, Any]) -> Table:
     return table
 
 
+def render_leaderboard(summary: Mapping[str, Any], console: Console) -> None:
+    """The per-agent tables (quality, then speed and cost): the end of ``supportsim run``."""
+    if summary["agents"]:
+        console.print(quality_table(summary))
+        console.print(speed_table(summary))
+
+
 def render_summary(summary: Mapping[str, Any], console: Console) -> None:
     """Print the whole terminal report: leaderboard, breakdowns, failing checks."""
     console.print(_header(summary))

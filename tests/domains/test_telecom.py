@@ -327,8 +327,8 @@ def test_refund_exactly_at_the_limit_is_allowed() -> None:
 @pytest.mark.parametrize(
     ("who", "args", "match"),
     [
-        (None, {"charge_id": "CH-778", "amount": 35}, "identity of C-1001 not verified"),
-        (JAMES, {"charge_id": "CH-778", "amount": 35}, "identity of C-1001 not verified"),
+        (None, {"charge_id": "CH-778", "amount": 35}, "identity not verified for C-1001"),
+        (JAMES, {"charge_id": "CH-778", "amount": 35}, "identity not verified for C-1001"),
         (MARIA, {"charge_id": "CH-845", "amount": 35}, "no charge CH-845 on account A-2001"),
         (MARIA, {"charge_id": "CH-999", "amount": 35}, "no charge CH-999"),
         (MARIA, {"charge_id": "CH-779", "amount": 4.21}, "exceeds the charge amount"),
@@ -387,8 +387,8 @@ def test_change_plan() -> None:
 @pytest.mark.parametrize(
     ("who", "args", "match"),
     [
-        (None, {"plan_id": "PL-M30"}, "identity of C-1004 not verified"),
-        (MARIA, {"plan_id": "PL-M30"}, "identity of C-1004 not verified"),
+        (None, {"plan_id": "PL-M30"}, "identity not verified for C-1004"),
+        (MARIA, {"plan_id": "PL-M30"}, "identity not verified for C-1004"),
         (HENRIK, {"plan_id": "PL-X"}, "no plan PL-X"),
         (HENRIK, {"plan_id": "PL-B300"}, "PL-B300 is a broadband plan; A-2006 is a mobile"),
         (HENRIK, {"plan_id": "PL-M10"}, "already on PL-M10"),
@@ -435,8 +435,8 @@ def test_sim_swap() -> None:
 @pytest.mark.parametrize(
     ("who", "args", "match"),
     [
-        (None, {}, "identity of C-1002 not verified"),
-        (MARIA, {}, "identity of C-1002 not verified"),
+        (None, {}, "identity not verified for C-1002"),
+        (MARIA, {}, "identity not verified for C-1002"),
         (JAMES, {"phone": "+1-555-0142"}, "not a mobile number of customer C-1002"),
         (JAMES, {"new_iccid": "8901260000000142001"}, "not an unused carrier SIM"),
         (JAMES, {"new_iccid": "8901260000000000000"}, "not an unused carrier SIM"),
@@ -483,7 +483,7 @@ def test_reset_password_after_an_older_link() -> None:
 
 
 def test_reset_password_gating() -> None:
-    refused(state(), "reset_password", "identity of C-1004 not verified", customer_id="C-1004")
+    refused(state(), "reset_password", "identity not verified for C-1004", customer_id="C-1004")
     refused(verified(MARIA), "reset_password", "not verified", customer_id="C-1004")
     refused(verified(MARIA), "reset_password", "no customer", customer_id="C-404")
 

@@ -13,9 +13,12 @@ import copy
 import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Generic, Literal, TypeVar, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from supportsim.errors import ToolError
 
 ToolKind = Literal["read", "write"]
 S = TypeVar("S", bound="DomainState")
@@ -50,6 +53,23 @@ class DomainState(BaseModel):
     session: Session = Session()
     extra: dict[str, Any] = {}
     """Free-form fields that scenarios' declarative mock tools may write."""
+
+
+def require_verified(state: DomainState, customer_id: str, *, verify_with: str) -> None:
+    """Identity gating: refuse unless this conversation verified ``customer_id``.
+
+    Args:
+        verify_with: how to verify, for the Agent (e.g. "verify_identity with the
+            customer's date of birth and PIN").
+    """
+    if state.session.verified_customer_id != customer_id:
+        raise ToolError(f"identity not verified for {customer_id}: call {verify_with} first")
+
+
+def days_between(start: str, end: str) -> int:
+    """Whole days from ISO date ``start`` to ISO date ``end`` (domains keep "today" in
+    their state, so tools stay deterministic)."""
+    return (date.fromisoformat(end) - date.fromisoformat(start)).days
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from supportsim.domains.appointments._tools import (
     get_client_record,
     get_service_record,
     get_slot_record,
-    require_verified,
+    require_client,
     slot_view,
 )
 from supportsim.errors import ToolError
@@ -59,7 +59,7 @@ def _next_appointment_id(state: AppointmentsState) -> str:
 def _changeable(state: AppointmentsState, appointment_id: str) -> tuple[Appointment, Slot]:
     """The verified client's booked, upcoming appointment and its slot."""
     appt = get_appointment_record(state, appointment_id)
-    require_verified(state, appt.client_id)
+    require_client(state, appt.client_id)
     if appt.status != "booked":
         raise ToolError(f"{appt.id} is {appt.status} and cannot be changed")
     slot = state.slots[appt.slot_id]
@@ -92,7 +92,7 @@ def book_appointment(state: AppointmentsState, args: BookArgs) -> dict[str, Any]
     """Book a free slot for the verified client. The slot must come from find_availability
     for this service. Corporate clients cannot be booked beyond their monthly cap."""
     client = get_client_record(state, args.client_id)
-    require_verified(state, client.id)
+    require_client(state, client.id)
     service = get_service_record(state, args.service)
     slot = get_slot_record(state, args.slot_id)
     check_bookable(state, slot, service)

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, tool
+from supportsim.domains._base import Args, require_verified, tool
 from supportsim.domains.appointments._state import (
     Appointment,
     AppointmentsState,
@@ -37,13 +37,11 @@ def get_client_record(state: AppointmentsState, client_id: str) -> Client:
     return state.clients[client_id]
 
 
-def require_verified(state: AppointmentsState, client_id: str) -> None:
+def require_client(state: AppointmentsState, client_id: str) -> None:
     """Refuse unless the session's verified client is ``client_id`` (identity gating)."""
-    if state.session.verified_customer_id != client_id:
-        raise ToolError(
-            f"identity not verified for {client_id}: call verify_client with the client's "
-            "id and date of birth first"
-        )
+    require_verified(
+        state, client_id, verify_with="verify_client with the client's id and date of birth"
+    )
 
 
 def get_appointment_record(state: AppointmentsState, appointment_id: str) -> Appointment:
@@ -207,7 +205,7 @@ def get_client(state: AppointmentsState, args: ClientArgs) -> dict[str, Any]:
     """Look up a verified client's profile: name, phone, membership and, for corporate
     clients, how many bookings of their monthly cap are used in each month from this one."""
     client = get_client_record(state, args.client_id)
-    require_verified(state, client.id)
+    require_client(state, client.id)
     member = client.membership
     result: dict[str, Any] = {
         "client_id": client.id,
@@ -272,7 +270,7 @@ def get_appointment(state: AppointmentsState, args: AppointmentArgs) -> dict[str
     """Look up one appointment of the verified client: provider, date, time, service, price,
     status, hours until the start and whether the 24-hour fee window applies."""
     appt = get_appointment_record(state, args.appointment_id)
-    require_verified(state, appt.client_id)
+    require_client(state, appt.client_id)
     return appointment_view(state, appt)
 
 
@@ -281,7 +279,7 @@ def list_appointments(state: AppointmentsState, args: ClientArgs) -> dict[str, A
     """List every appointment (booked, cancelled, completed) of the verified client,
     in date order."""
     client = get_client_record(state, args.client_id)
-    require_verified(state, client.id)
+    require_client(state, client.id)
     appts = [a for a in state.appointments.values() if a.client_id == client.id]
     appts.sort(key=lambda a: state.slot_start(state.slots[a.slot_id]))
     return {"client_id": client.id, "appointments": [appointment_view(state, a) for a in appts]}
@@ -308,7 +306,7 @@ def get_contact_history(state: AppointmentsState, args: ContactArgs) -> dict[str
     """Earlier contacts of a client with the desk (date, channel, summary), newest first.
     Use it when the client refers to an earlier call or e-mail. Requires a verified client."""
     client = get_client_record(state, args.customer_id)
-    require_verified(state, client.id)
+    require_client(state, client.id)
     contacts = [c for c in state.contact_history.values() if c.client_id == client.id]
     contacts.sort(key=lambda c: (c.date, c.id), reverse=True)
     return {

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, tool
+from supportsim.domains._base import Args, days_between, tool
 from supportsim.domains.retail._policy import (
     CANCEL_REFUND_DAYS,
     FEE_FREE_REASONS,
@@ -31,12 +31,11 @@ from supportsim.domains.retail._state import (
 from supportsim.domains.retail._tools import (
     OrderArgs,
     customer_of,
-    days_between,
     money,
     next_id,
     order_of,
     order_subtotal,
-    require_verified,
+    require_customer,
 )
 from supportsim.errors import ToolError
 
@@ -93,7 +92,7 @@ class CreditArgs(Args):
 def _owned_order(state: RetailState, order_id: str) -> Order:
     """The order, if this conversation verified its owner."""
     order = order_of(state, order_id)
-    require_verified(state, order.customer_id)
+    require_customer(state, order.customer_id)
     return order
 
 
@@ -299,7 +298,7 @@ def issue_store_credit(state: RetailState, args: CreditArgs) -> dict[str, Any]:
     promise recorded in the contact history. At most 25 USD per customer per day; larger
     amounts need a supervisor (transfer to a human)."""
     customer = customer_of(state, args.customer_id)
-    require_verified(state, customer.id)
+    require_customer(state, customer.id)
     amount = money(args.amount)
     if amount <= 0:
         raise ToolError("the amount must be at least 0.01 USD")

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, tool
+from supportsim.domains._base import Args, require_verified, tool
 from supportsim.domains.retail._policy import RETURN_WINDOW_DAYS
 from supportsim.domains.retail._state import Customer, Order, RetailState
 from supportsim.errors import ToolError
@@ -68,18 +68,11 @@ def order_of(state: RetailState, order_id: str) -> Order:
     return state.orders[key]
 
 
-def require_verified(state: RetailState, customer_id: str) -> None:
+def require_customer(state: RetailState, customer_id: str) -> None:
     """Refuse unless this conversation verified ``customer_id`` (identity-protected data)."""
-    if state.session.verified_customer_id != customer_id:
-        raise ToolError(
-            f"identity not verified for {customer_id}: call verify_customer with the details "
-            "the customer gives first"
-        )
-
-
-def days_between(start: str, end: str) -> int:
-    """Whole days from ISO date ``start`` to ISO date ``end``."""
-    return (date.fromisoformat(end) - date.fromisoformat(start)).days
+    require_verified(
+        state, customer_id, verify_with="verify_customer with the details the customer gives"
+    )
 
 
 def add_days(day: str, days: int) -> str:
@@ -164,7 +157,7 @@ def verify_customer(state: RetailState, args: VerifyArgs) -> dict[str, Any]:
 def get_customer(state: RetailState, args: CustomerArgs) -> dict[str, Any]:
     """Look up a verified customer's profile: name, e-mail, phone, store-credit balance."""
     customer = customer_of(state, args.customer_id)
-    require_verified(state, customer.id)
+    require_customer(state, customer.id)
     view = customer.model_dump(exclude={"internal_notes", "zip_code"})
     return with_internal(view, customer.internal_notes)
 
@@ -173,7 +166,7 @@ def get_customer(state: RetailState, args: CustomerArgs) -> dict[str, Any]:
 def list_orders(state: RetailState, args: CustomerArgs) -> dict[str, Any]:
     """List a verified customer's orders, newest first, with status and total."""
     customer = customer_of(state, args.customer_id)
-    require_verified(state, customer.id)
+    require_customer(state, customer.id)
     orders = sorted(
         (o for o in state.orders.values() if o.customer_id == customer.id),
         key=lambda o: (o.placed_on, o.id),
@@ -262,7 +255,7 @@ def get_contact_history(state: RetailState, args: CustomerArgs) -> dict[str, Any
     handling agent's summary, including any promise made. Check it when the customer refers
     to an earlier conversation."""
     customer = customer_of(state, args.customer_id)
-    require_verified(state, customer.id)
+    require_customer(state, customer.id)
     contacts = sorted(
         (c for c in state.contacts.values() if c.customer_id == customer.id),
         key=lambda c: (c.date, c.id),

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, tool
+from supportsim.domains._base import Args, days_between, require_verified, tool
 from supportsim.domains.telecom._state import (
     Account,
     Charge,
@@ -100,15 +100,9 @@ def _account(state: TelecomState, account_id: str) -> Account:
 
 
 def _require_verified(state: TelecomState, customer_id: str) -> None:
-    if state.session.verified_customer_id != customer_id:
-        raise ToolError(
-            f"identity of {customer_id} not verified: call verify_identity with the "
-            "customer's date of birth and PIN first"
-        )
-
-
-def _days(start: str, end: str) -> int:
-    return (date.fromisoformat(end) - date.fromisoformat(start)).days
+    require_verified(
+        state, customer_id, verify_with="verify_identity with the customer's date of birth and PIN"
+    )
 
 
 def _notes(text: str) -> dict[str, str]:
@@ -246,7 +240,7 @@ def refund_charge(state: TelecomState, args: RefundArgs) -> dict[str, Any]:
             f"refunds above {REFUND_LIMIT:.0f} USD per charge need a supervisor: transfer the "
             "customer to a human agent (do not split or reduce the refund to fit the limit)"
         )
-    age = _days(charge.date, state.today)
+    age = days_between(charge.date, state.today)
     if age > REFUND_WINDOW_DAYS:
         raise ToolError(
             f"{charge.id} is {age} days old: only charges from the last "
@@ -291,7 +285,7 @@ def change_plan(state: TelecomState, args: PlanChangeArgs) -> dict[str, Any]:
     if plan.id == account.plan_id:
         raise ToolError(f"{account.id} is already on {plan.id}")
     last = account.plan_changed_on
-    if last is not None and _days(last, state.today) < PLAN_CHANGE_INTERVAL_DAYS:
+    if last is not None and days_between(last, state.today) < PLAN_CHANGE_INTERVAL_DAYS:
         next_day = date.fromordinal(
             date.fromisoformat(last).toordinal() + PLAN_CHANGE_INTERVAL_DAYS
         )

@@ -105,3 +105,34 @@ def test_auto_concurrency_backs_off_on_lag_and_grows_while_saturated_and_fast():
     for _ in range(20):
         batch.step_auto(500.0)
     assert batch.gate.limit == 4  # the floor
+
+
+def test_a_run_being_written_cannot_be_resumed_by_a_second_session(out: Path):
+    from supportsim.batch import fingerprint, prepare
+
+    config = RunConfig(name="locked", out=str(out), ids=[LOOKUP])
+    stamp = fingerprint(config, [], {}, {})
+    first = prepare(config, stamp, run_id="x", resume=False, force=False)
+    with pytest.raises(InputError, match="being written by another supportsim session"):
+        prepare(config, stamp, run_id="x", resume=True, force=False)
+    assert first.lock is not None
+    first.lock.release()  # what execute does when the session ends
+    second = prepare(config, stamp, run_id="x", resume=True, force=False)
+    assert second.todo == first.todo
+    assert second.lock is not None
+    second.lock.release()
+
+
+def test_a_refused_resume_leaves_the_run_unlocked(out: Path):
+    from supportsim.batch import fingerprint, prepare
+
+    config = RunConfig(name="changed", out=str(out), ids=[LOOKUP])
+    first = prepare(config, fingerprint(config, [], {}, {}), run_id="x", resume=False, force=False)
+    assert first.lock is not None
+    first.lock.release()
+    changed = RunConfig(name="changed", out=str(out), ids=[LOOKUP], trials=2)
+    with pytest.raises(InputError, match="refusing to resume"):
+        prepare(changed, fingerprint(changed, [], {}, {}), run_id="x", resume=True, force=False)
+    again = prepare(config, fingerprint(config, [], {}, {}), run_id="x", resume=True, force=False)
+    assert again.lock is not None
+    again.lock.release()

@@ -39,6 +39,7 @@ from supportsim.store import (
     MANIFEST,
     ConversationRecord,
     RecordWriter,
+    RunLock,
     final_unit_ids,
     iter_records,
 )
@@ -58,6 +59,8 @@ class Session:
     state: BatchState | None = None
     status: str = "running"
     info: dict[str, Any] = field(default_factory=dict)
+    lock: RunLock | None = None
+    """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
 
 
 def select(scenarios: Sequence[Scenario], config: RunConfig) -> list[Scenario]:
@@ -116,10 +119,28 @@ def prepare(
                 f"{run_dir} already exists: pass --resume to continue it, or another --run-id"
             )
         run_dir.mkdir(parents=True)
+        lock = RunLock(run_dir)
         save_manifest(run_dir, new_manifest(run_id, fingerprint))
-        return Session(run_id, run_dir, units, list(units))
+        return Session(run_id, run_dir, units, list(units), lock=lock)
     if not (run_dir / MANIFEST).exists():
         raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
+    lock = RunLock(run_dir)
+    try:
+        return _reopen(run_dir, run_id, units, fingerprint, force=force, lock=lock)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _reopen(
+    run_dir: Path,
+    run_id: str,
+    units: list[Unit],
+    fingerprint: Mapping[str, Any],
+    *,
+    force: bool,
+    lock: RunLock,
+) -> Session:
     manifest = read_manifest(run_dir)
     diff = changes(manifest, fingerprint)
     if diff and not force:
@@ -141,6 +162,7 @@ def prepare(
         prior_spend_usd=sum(r.cost_usd or 0.0 for r in records),
         prior_costs=[r.cost_usd for r in records if r.cost_usd is not None],
         forced=diff,
+        lock=lock,
     )
 
 
@@ -288,6 +310,8 @@ async def execute(
                 await watch_task
         writer.close()
         _close_manifest(session, batch, pool, started_at)
+        if session.lock is not None:
+            session.lock.release()
     return session
 
 

@@ -10,6 +10,7 @@ are replaced atomically.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 import orjson
 from pydantic import BaseModel, ValidationError
 
+from supportsim.errors import InputError
 from supportsim.store._records import ConversationRecord
 
 CONVERSATIONS = "conversations.jsonl"
@@ -127,3 +129,31 @@ def _drop_torn_tail(path: Path) -> None:
         f.truncate(keep)
         f.flush()
         os.fsync(f.fileno())
+
+
+class RunLock:
+    """One writer per run directory: an exclusive ``flock`` on ``<run>/.lock``.
+
+    Two processes resuming one run at once would run its units twice; the second is
+    refused instead. The kernel drops the lock when the process dies, so a crash never
+    leaves a run locked.
+
+    Raises:
+        InputError: another process (or another session in this one) holds the run.
+    """
+
+    def __init__(self, run_dir: Path) -> None:
+        self._file = (run_dir / ".lock").open("a+b")
+        try:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.close()
+            raise InputError(
+                f"{run_dir} is being written by another supportsim session; wait for it to "
+                "end (or stop it) before resuming"
+            ) from None
+
+    def release(self) -> None:
+        if not self._file.closed:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
+            self._file.close()

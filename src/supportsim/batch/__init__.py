@@ -44,6 +44,7 @@ from supportsim.batch._session import (
     stored_config,
     unit_context,
 )
+from supportsim.batch._signals import two_stage_interrupt
 from supportsim.batch._unit import UnitContext, run_unit
 from supportsim.batch._units import Unit, plan_units
 
@@ -86,6 +87,7 @@ __all__ = [
     "save_manifest",
     "select",
     "stored_config",
+    "two_stage_interrupt",
     "unit_context",
     "with_overrides",
     "write_summary",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,6 +21,7 @@ from supportsim.batch._lag import LoopLag
 from supportsim.batch._manifest import changes, new_manifest, now_iso, read_manifest, save_manifest
 from supportsim.batch._models import ModelPool
 from supportsim.batch._runner import Batch, BatchState
+from supportsim.batch._signals import two_stage_interrupt
 from supportsim.batch._unit import UnitContext
 from supportsim.batch._units import Unit, plan_units
 from supportsim.conversation import AgentSpec, CustomerSpec, parse_agent_spec, parse_customer_spec
@@ -271,29 +271,21 @@ async def execute(
     batch.state.priced_units = len(session.prior_costs)
     batch.state.priced_cost_usd = sum(session.prior_costs)
     session.state = batch.state
-    loop = asyncio.get_running_loop()
     started_at = now_iso()
     run_task = asyncio.ensure_future(batch.run())
     watch_task = asyncio.ensure_future(watch(batch)) if watch is not None else None
-    presses = 0
 
-    def interrupt() -> None:
-        nonlocal presses
-        presses += 1
-        if presses == 1:
-            batch.stop("interrupted")
-            if on_note:
-                on_note(
-                    "Ctrl-C: starting no new conversations; running ones finish "
-                    "(press again to cancel them)"
-                )
-        else:
-            run_task.cancel()
+    def stop() -> None:
+        batch.stop("interrupted")
+        if on_note:
+            on_note(
+                "Ctrl-C: starting no new conversations; running ones finish "
+                "(press again to cancel them)"
+            )
 
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
-        loop.add_signal_handler(signal.SIGINT, interrupt)
     try:
-        await run_task
+        with two_stage_interrupt(stop, run_task.cancel):
+            await run_task
         session.status = _outcome(session, batch)
     except asyncio.CancelledError:
         current = asyncio.current_task()
@@ -302,8 +294,6 @@ async def execute(
             raise  # cancelled from outside: propagate
         session.status = "cancelled"  # our own second Ctrl-C: the run ends cleanly
     finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
         if watch_task is not None:
             watch_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -15,15 +15,13 @@ both lines side by side.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from supportsim.batch import CallStats
+from supportsim.batch import CallStats, two_stage_interrupt
 from supportsim.errors import InputError
 from supportsim.judges._cases import build_cases
 from supportsim.judges._judge import Grader, Judge, judge_once
@@ -241,29 +239,20 @@ async def execute_judging(
         budget_usd=budget_usd,
         on_judgment=on_judgment,
     )
-    loop = asyncio.get_running_loop()
     task = asyncio.current_task()
-    presses = 0
 
-    def interrupt() -> None:
-        nonlocal presses
-        presses += 1
-        if presses == 1:
-            batch.stop("interrupted")
-        elif task is not None:
+    def cancel() -> None:
+        if task is not None:
             task.cancel()
 
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
-        loop.add_signal_handler(signal.SIGINT, interrupt)
     try:
-        plan.state = await batch.run()
+        with two_stage_interrupt(lambda: batch.stop("interrupted"), cancel):
+            plan.state = await batch.run()
         plan.status = plan.state.stopped_because or "completed"
     except asyncio.CancelledError:
         plan.status, plan.state = "interrupted", batch.state
         raise
     finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
         writer.close()
         _close_manifest(plan, batch.state, stats)
     return plan

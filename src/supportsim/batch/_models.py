@@ -27,7 +27,7 @@ from asyncio_throttle import Throttler
 
 from supportsim.batch._config import Limit
 from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
-from supportsim.conversation import ModelCaller
+from supportsim.conversation import ModelCaller, deadline_paused
 from supportsim.errors import ProviderError
 from supportsim.llm import (
     LLMClient,
@@ -241,9 +241,10 @@ class ModelPool:
         async def attempt(request: LLMRequest) -> LLMResponse:
             held: list[Limiter] = []
             try:
-                for limiter in limiters:
-                    await limiter.acquire()
-                    held.append(limiter)
+                with deadline_paused():  # queueing for a rate limit is not the Agent's time
+                    for limiter in limiters:
+                        await limiter.acquire()
+                        held.append(limiter)
                 stats.calls += 1
                 response = await client.complete(request)
             except ProviderError as exc:
@@ -269,10 +270,14 @@ class ModelPool:
         def on_retry(_error: ProviderError, _attempt: int, _delay: float) -> None:
             stats.retries += 1
 
+        async def backoff(seconds: float) -> None:
+            with deadline_paused():  # nor is waiting before a retry
+                await self.sleep(seconds)
+
         async def call(request: LLMRequest) -> LLMResponse:
             try:
                 return await with_retries(
-                    lambda: attempt(request), self.policy, sleep=self.sleep, on_retry=on_retry
+                    lambda: attempt(request), self.policy, sleep=backoff, on_retry=on_retry
                 )
             except ProviderError:
                 stats.errors += 1

@@ -26,6 +26,7 @@ from typing import Any, Literal, TypedDict
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
+from supportsim.conversation._deadline import bounded_by
 from supportsim.conversation._participants import (
     Agent,
     AgentContext,
@@ -228,6 +229,16 @@ def build_graph() -> Any:
     return graph.compile()
 
 
+async def _walk(app: Any, run: _Run) -> None:
+    # The result is unused (the transcript lives on ``run``); "updates" spares
+    # LangGraph assembling the whole state after every step (~5% of its CPU here).
+    await app.ainvoke(
+        {"next": "customer"},
+        {"recursion_limit": 1_000_000, "configurable": {"run": run}},
+        stream_mode="updates",
+    )
+
+
 async def run_conversation(
     env: Environment,
     agent: Agent,
@@ -248,13 +259,8 @@ async def run_conversation(
     deadline = asyncio.timeout(limits.timeout_s)
     try:
         async with deadline:
-            # The result is unused (the transcript lives on ``run``); "updates" spares
-            # LangGraph assembling the whole state after every step (~5% of its CPU here).
-            await app.ainvoke(
-                {"next": "customer"},
-                {"recursion_limit": 1_000_000, "configurable": {"run": run}},
-                stream_mode="updates",
-            )
+            with bounded_by(deadline):
+                await _walk(app, run)
     except TimeoutError:
         if not deadline.expired():  # a participant's own TimeoutError is not our deadline
             run.end("error", "harness error")

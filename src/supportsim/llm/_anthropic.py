@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from supportsim.errors import ProviderError
 
-from ._config import ModelConfig, ResolvedModel, cost_usd, plain_http
+from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
 from ._errors import provider_call
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
@@ -239,15 +239,13 @@ class AnthropicMessagesClient:
 
         self.config = resolved.config
         self._owns_http = http_client is None
-        if http_client is None and plain_http(resolved.base_url):
-            http_client = DefaultAsyncHttpxClient(verify=False)
-        # Explicit key and base_url: left None, the SDK reads ANTHROPIC_* variables itself.
         self._client: AsyncAnthropic = AsyncAnthropic(
-            api_key=resolved.api_key,
-            base_url=resolved.base_url or "https://api.anthropic.com",
-            max_retries=0,
-            timeout=self.config.timeout_s,
-            http_client=http_client,
+            **sdk_kwargs(
+                resolved,
+                http_client,
+                default_base_url="https://api.anthropic.com",
+                plain_client=lambda: DefaultAsyncHttpxClient(verify=False),
+            )
         )
         # Touched now, not in the first call: the SDK imports its resources lazily, which
         # would otherwise inflate the first call's ttft_ms and llm_ms.

@@ -7,7 +7,7 @@ from the models file. Config values are passed in (``env`` is a mapping, never
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -279,6 +279,27 @@ def connection_key(config: ModelConfig) -> tuple[str, str]:
     """
     base_url = config.base_url or DEFAULT_BASE_URLS[config.provider]
     return (config.provider, base_url.rstrip("/"))
+
+
+def sdk_kwargs(
+    resolved: ResolvedModel,
+    http_client: Any,
+    *,
+    default_base_url: str,
+    plain_client: Callable[[], Any],
+) -> dict[str, Any]:
+    """What every SDK client is built with: an explicit key and base URL (left None, an SDK
+    reads its environment variables itself), no SDK retries (the batch runner owns them),
+    the call timeout, and for a plain-HTTP endpoint an HTTP client without TLS set-up."""
+    if http_client is None and plain_http(resolved.base_url):
+        http_client = plain_client()
+    return {
+        "api_key": resolved.api_key,
+        "base_url": resolved.base_url or default_base_url,
+        "max_retries": 0,
+        "timeout": resolved.config.timeout_s,
+        "http_client": http_client,
+    }
 
 
 def plain_http(base_url: str | None) -> bool:

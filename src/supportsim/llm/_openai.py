@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from supportsim.errors import ProviderError
 
-from ._config import ModelConfig, ResolvedModel, cost_usd, plain_http
+from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
 from ._errors import provider_call
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
@@ -192,15 +192,13 @@ class OpenAIChatClient:
         self.config = resolved.config
         self._stream = self.config.stream if stream is None else stream
         self._owns_http = http_client is None
-        if http_client is None and plain_http(resolved.base_url):
-            http_client = DefaultAsyncHttpxClient(verify=False)
-        # base_url is always explicit: left None, the SDK would read OPENAI_BASE_URL itself.
         self._client: AsyncOpenAI = AsyncOpenAI(
-            api_key=resolved.api_key,
-            base_url=resolved.base_url or "https://api.openai.com/v1",
-            max_retries=0,
-            timeout=self.config.timeout_s,
-            http_client=http_client,
+            **sdk_kwargs(
+                resolved,
+                http_client,
+                default_base_url="https://api.openai.com/v1",
+                plain_client=lambda: DefaultAsyncHttpxClient(verify=False),
+            )
         )
         # Touched now, not in the first call: the SDK imports its resources lazily (~100 ms
         # on first use), which would otherwise inflate the first call's ttft_ms and llm_ms.

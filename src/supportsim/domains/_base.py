@@ -23,6 +23,7 @@ from supportsim.errors import ToolError
 ToolKind = Literal["read", "write"]
 S = TypeVar("S", bound="DomainState")
 A = TypeVar("A", bound=BaseModel)
+R = TypeVar("R")
 
 
 class Args(BaseModel):
@@ -64,6 +65,13 @@ def require_verified(state: DomainState, customer_id: str, *, verify_with: str) 
     """
     if state.session.verified_customer_id != customer_id:
         raise ToolError(f"identity not verified for {customer_id}: call {verify_with} first")
+
+
+def record_of(records: Mapping[str, R], key: str, missing: str) -> R:
+    """The record ``key``, or a ToolError saying ``missing`` (the Agent reads it)."""
+    if key not in records:
+        raise ToolError(missing)
+    return records[key]
 
 
 def days_between(start: str, end: str) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, require_verified, tool
+from supportsim.domains._base import Args, record_of, require_verified, tool
 from supportsim.domains.appointments._state import (
     Appointment,
     AppointmentsState,
@@ -32,9 +32,9 @@ COUNTED = ("booked", "completed")
 
 def get_client_record(state: AppointmentsState, client_id: str) -> Client:
     """The client, or a ToolError naming the unknown id."""
-    if client_id not in state.clients:
-        raise ToolError(f"no client {client_id!r}; client ids look like C-1001")
-    return state.clients[client_id]
+    return record_of(
+        state.clients, client_id, f"no client {client_id!r}; client ids look like C-1001"
+    )
 
 
 def require_client(state: AppointmentsState, client_id: str) -> None:
@@ -46,16 +46,18 @@ def require_client(state: AppointmentsState, client_id: str) -> None:
 
 def get_appointment_record(state: AppointmentsState, appointment_id: str) -> Appointment:
     """The appointment, or a ToolError naming the unknown id."""
-    if appointment_id not in state.appointments:
-        raise ToolError(f"no appointment {appointment_id!r}; use list_appointments")
-    return state.appointments[appointment_id]
+    return record_of(
+        state.appointments,
+        appointment_id,
+        f"no appointment {appointment_id!r}; use list_appointments",
+    )
 
 
 def get_slot_record(state: AppointmentsState, slot_id: str) -> Slot:
     """The slot, or a ToolError naming the unknown id."""
-    if slot_id not in state.slots:
-        raise ToolError(f"no slot {slot_id!r}; use find_availability to get slot ids")
-    return state.slots[slot_id]
+    return record_of(
+        state.slots, slot_id, f"no slot {slot_id!r}; use find_availability to get slot ids"
+    )
 
 
 def get_service_record(state: AppointmentsState, service_id: str) -> Service:

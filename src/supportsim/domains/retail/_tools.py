@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, require_verified, tool
+from supportsim.domains._base import Args, record_of, require_verified, tool
 from supportsim.domains.retail._policy import RETURN_WINDOW_DAYS
 from supportsim.domains.retail._state import Customer, Order, RetailState
 from supportsim.errors import ToolError
@@ -63,9 +63,7 @@ def customer_of(state: RetailState, customer_id: str) -> Customer:
 def order_of(state: RetailState, order_id: str) -> Order:
     """The order ``order_id`` (case-insensitive), or a ToolError."""
     key = order_id.strip().upper()
-    if key not in state.orders:
-        raise ToolError(f"no order {order_id}; order numbers look like ORD-50290")
-    return state.orders[key]
+    return record_of(state.orders, key, f"no order {order_id}; order numbers look like ORD-50290")
 
 
 def require_customer(state: RetailState, customer_id: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, days_between, require_verified, tool
+from supportsim.domains._base import Args, days_between, record_of, require_verified, tool
 from supportsim.domains.telecom._state import (
     Account,
     Charge,
@@ -88,15 +88,11 @@ class SimSwapArgs(CustomerArgs):
 
 
 def _customer(state: TelecomState, customer_id: str) -> Customer:
-    if customer_id not in state.customers:
-        raise ToolError(f"no customer {customer_id}")
-    return state.customers[customer_id]
+    return record_of(state.customers, customer_id, f"no customer {customer_id}")
 
 
 def _account(state: TelecomState, account_id: str) -> Account:
-    if account_id not in state.accounts:
-        raise ToolError(f"no account {account_id}")
-    return state.accounts[account_id]
+    return record_of(state.accounts, account_id, f"no account {account_id}")
 
 
 def _require_verified(state: TelecomState, customer_id: str) -> None:

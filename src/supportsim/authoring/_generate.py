@@ -22,7 +22,7 @@ from supportsim.domains import Domain, DomainCatalogue
 from supportsim.errors import ScenarioError
 from supportsim.llm import LLMMessage, LLMRequest
 from supportsim.scenario import Category, Persona, Scenario, load_scenarios
-from supportsim.scoring import oracle_run
+from supportsim.scoring import CONCEPTS, oracle_run
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,9 @@ async def check_draft(
     path = workdir / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
     try:
-        [scenario] = load_scenarios([path], catalogue=DomainCatalogue(domains), personas=personas)
+        [scenario] = load_scenarios(
+            [path], catalogue=DomainCatalogue(domains, CONCEPTS), personas=personas
+        )
     except ScenarioError as exc:
         return None, [f"{p.field or 'file'}: {p.message}" for p in exc.problems]
     if scenario.domain != domain.name:

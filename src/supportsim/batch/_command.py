@@ -36,6 +36,7 @@ from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.errors import InputError
 from supportsim.llm import load_models_file
 from supportsim.scenario import load_personas, load_scenarios
+from supportsim.scoring import CONCEPTS
 from supportsim.store import SUMMARY, ConversationRecord, iter_records, write_json
 
 Summarise = Callable[..., dict[str, Any]]
@@ -83,7 +84,9 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     personas_dir = Path(config.personas)
     personas = load_personas([personas_dir]) if personas_dir.exists() else {}
     loaded = load_scenarios(
-        [Path(p) for p in config.scenarios], catalogue=DomainCatalogue(domains), personas=personas
+        [Path(p) for p in config.scenarios],
+        catalogue=DomainCatalogue(domains, CONCEPTS),
+        personas=personas,
     )
     chosen = select(loaded, config)
     models = load_models_file(config.models_file) if config.models_file else {}

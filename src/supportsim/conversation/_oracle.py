@@ -15,7 +15,7 @@ import orjson
 from supportsim.conversation._participants import AgentContext, AgentStep
 from supportsim.conversation._transcript import Message
 from supportsim.llm import ToolCall
-from supportsim.scenario import PlannedCall, Scenario, reference_plan
+from supportsim.scenario import PlanItem, PlannedCall, Scenario, reference_plan
 
 CLOSING = "Is there anything else I can help you with?"
 
@@ -25,8 +25,10 @@ class OracleAgent:
 
     name = "oracle"
 
-    def __init__(self, scenario: Scenario) -> None:
-        self._plan = reference_plan(scenario)
+    def __init__(self, scenario: Scenario, plan: Sequence[PlanItem] | None = None) -> None:
+        """``plan``: actions to perform instead of the reference plan (``validate
+        --perturb`` replays variations of it)."""
+        self._plan = list(plan) if plan is not None else reference_plan(scenario)
         self._next = 0
         self._ids = itertools.count(1)
         self.finished = not self._plan

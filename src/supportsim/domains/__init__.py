@@ -17,7 +17,13 @@ from supportsim.domains._base import (
     deep_merge,
     tool,
 )
-from supportsim.domains._common import KB_TOOL, TRANSFER_TOOL, common_tools
+from supportsim.domains._common import (
+    KB_TOOL,
+    TRANSFER_TOOL,
+    Owned,
+    common_tools,
+    private_values_of,
+)
 
 
 def builtin_domains() -> dict[str, Domain]:
@@ -45,11 +51,13 @@ __all__ = [
     "DomainCatalogue",
     "DomainState",
     "NoArgs",
+    "Owned",
     "Session",
     "Tool",
     "ToolKind",
     "builtin_domains",
     "common_tools",
     "deep_merge",
+    "private_values_of",
     "tool",
 ]

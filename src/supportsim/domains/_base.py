@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from supportsim.errors import ToolError
 
+KB_TOOL = "search_knowledge_base"
+
 ToolKind = Literal["read", "write"]
 S = TypeVar("S", bound="DomainState")
 A = TypeVar("A", bound=BaseModel)
@@ -144,6 +146,19 @@ class Domain:
     ignore_in_state: tuple[str, ...] = ("session.*",)
     """Dotted-path globs the ``state`` check skips: per-conversation flags and free text
     (a refund's reason, a transfer summary) that a correct Agent words its own way."""
+    gates: Mapping[str, str] = field(default_factory=dict)
+    """Identity tools, each with the key of its result that names the verified customer.
+    Writes wait for them by default, and the templates know whose data the caller may hear."""
+    facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The fact map: a fact name (``charge``, ``balance``) -> the tools whose results reveal
+    it, so an ``observe`` step accepts whichever equivalent lookup the Agent used."""
+    private_values: Callable[[Mapping[str, Any]], Mapping[str, Collection[str]]] | None = None
+    """Customer id -> the values of that customer's records (names, addresses, contents)
+    in a state dump; the ``other_customer_data`` template forbids reading them out to
+    anyone else."""
+    template_cites: Mapping[str, str] = field(default_factory=dict)
+    """Library-wide forbidden template -> the policy sentence that states the rule. A
+    template applies only where the policy states it: a rule never told is never scored."""
 
     def initial_state(self, overrides: Mapping[str, Any]) -> DomainState:
         """The base fixture with a scenario's ``state`` deep-merged over it.
@@ -166,10 +181,32 @@ def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, An
 
 
 class DomainCatalogue:
-    """The ``supportsim.scenario.Catalogue`` over a set of domains."""
+    """The ``supportsim.scenario.Catalogue`` over a set of domains.
 
-    def __init__(self, domains: Mapping[str, Domain]) -> None:
+    Args:
+        concepts: the shared lexicons' concept names (``supportsim.scoring.CONCEPTS``),
+            passed in because the lexicons sit later in the pipeline; None skips the check.
+    """
+
+    def __init__(
+        self, domains: Mapping[str, Domain], concepts: Collection[str] | None = None
+    ) -> None:
         self._domains = domains
+        self._concepts = concepts
+
+    def received_text(self, domain: str, tools: Collection[str]) -> str:
+        d = self._domains[domain]
+        parts = [d.policy]
+        parts += [t.description for name, t in d.tools.items() if name in tools]
+        if KB_TOOL in tools:
+            parts += [f"{a.title}\n{a.text}" for a in d.knowledge]
+        return "\n".join(parts)
+
+    def facts(self, domain: str) -> Mapping[str, Collection[str]]:
+        return self._domains[domain].facts
+
+    def concepts(self) -> Collection[str] | None:
+        return self._concepts
 
     def domain_names(self) -> Collection[str]:
         return self._domains.keys()

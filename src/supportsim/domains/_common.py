@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import Args, Article, DomainState, Tool, tool
+from supportsim.domains._base import KB_TOOL, Args, Article, DomainState, Tool, tool
 from supportsim.errors import ToolError
 
 TRANSFER_TOOL = "transfer_to_human"
-KB_TOOL = "search_knowledge_base"
 
 
 class TransferArgs(Args):
@@ -72,3 +74,48 @@ def knowledge_tool(articles: Sequence[Article]) -> Tool:
 def common_tools(articles: Sequence[Article]) -> dict[str, Tool]:
     """The tools every domain adds to its own."""
     return {TRANSFER_TOOL: transfer_to_human, KB_TOOL: knowledge_tool(articles)}
+
+
+@dataclass(frozen=True, slots=True)
+class Owned:
+    """Records of one state collection that belong to a customer, and which of their fields
+    are that customer's private data (dotted globs over the record: ``items.*.name``)."""
+
+    collection: str
+    owner: str
+    fields: tuple[str, ...]
+
+
+def private_values_of(
+    *owned: Owned,
+) -> Callable[[Mapping[str, Any]], dict[str, set[str]]]:
+    """A ``Domain.private_values`` from declarations: customer id -> text values of their
+    records' private fields, read from a state dump."""
+
+    def private_values(state: Mapping[str, Any]) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for spec in owned:
+            for record in (state.get(spec.collection) or {}).values():
+                owner = record.get(spec.owner) if isinstance(record, dict) else None
+                if not owner:
+                    continue
+                values = out.setdefault(str(owner), set())
+                for path, value in _leaves(record):
+                    private = any(fnmatch.fnmatchcase(path, g) for g in spec.fields)
+                    if private and isinstance(value, str) and value.strip():
+                        values.add(value.strip())
+        return out
+
+    return private_values
+
+
+def _leaves(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        return [
+            leaf
+            for key, item in value.items()
+            for leaf in _leaves(item, f"{prefix}.{key}" if prefix else str(key))
+        ]
+    if isinstance(value, list):
+        return [leaf for i, item in enumerate(value) for leaf in _leaves(item, f"{prefix}.{i}")]
+    return [(prefix, value)]

@@ -17,6 +17,7 @@ from supportsim.domains import Domain, DomainCatalogue, builtin_domains
 from supportsim.errors import InputError
 from supportsim.judges._prompt import Case
 from supportsim.scenario import Scenario, load_personas, load_scenarios
+from supportsim.scoring import CONCEPTS
 from supportsim.store import ConversationRecord
 
 
@@ -24,7 +25,7 @@ def _load(config: Mapping[str, Any], domains: Mapping[str, Domain]) -> list[Scen
     personas_dir = Path(str(config.get("personas") or "personas"))
     personas = load_personas([personas_dir]) if personas_dir.exists() else {}
     paths = [Path(str(p)) for p in config.get("scenarios") or ()]
-    return load_scenarios(paths, catalogue=DomainCatalogue(domains), personas=personas)
+    return load_scenarios(paths, catalogue=DomainCatalogue(domains, CONCEPTS), personas=personas)
 
 
 def build_cases(

@@ -14,6 +14,7 @@ from supportsim.scenario._load import (
 from supportsim.scenario._matchers import Matcher
 from supportsim.scenario._models import (
     CATEGORIES,
+    TEMPLATES,
     CallSpec,
     Category,
     CustomerGoal,
@@ -27,6 +28,7 @@ from supportsim.scenario._models import (
     Persona,
     Scenario,
     Step,
+    Template,
 )
 from supportsim.scenario._plan import (
     PlanError,
@@ -36,11 +38,14 @@ from supportsim.scenario._plan import (
     reference_plan,
     say_text,
 )
+from supportsim.scenario._rules import plain, uncited
+from supportsim.scenario._say import SayItem, SayKind
 from supportsim.scenario._suites import SUITES_FILE, Suite, load_suites, select_suite
 
 __all__ = [
     "CATEGORIES",
     "SUITES_FILE",
+    "TEMPLATES",
     "CallSpec",
     "Catalogue",
     "Category",
@@ -59,16 +64,21 @@ __all__ = [
     "PlanItem",
     "PlannedCall",
     "PlannedSay",
+    "SayItem",
+    "SayKind",
     "Scenario",
     "Step",
     "Suite",
+    "Template",
     "check_references",
     "coverage",
     "load_personas",
     "load_scenarios",
     "load_suites",
+    "plain",
     "reference_plan",
     "say_text",
     "select_suite",
+    "uncited",
     "yaml_files",
 ]

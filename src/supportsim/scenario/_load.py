@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from supportsim.errors import Problem, ScenarioError
 from supportsim.scenario._models import Persona, Scenario
 from supportsim.scenario._plan import PlanError, reference_plan
+from supportsim.scenario._rules import rule_problems
 from supportsim.scenario._yaml import Document, PathKey, read_yaml
 
 M = TypeVar("M", bound=BaseModel)
@@ -39,6 +40,18 @@ class Catalogue(Protocol):
 
     def state_problems(self, domain: str, state: Mapping[str, Any]) -> list[tuple[PathKey, str]]:
         """Problems of a scenario's ``state`` merged over the domain fixture, by field."""
+        ...
+
+    def received_text(self, domain: str, tools: Collection[str]) -> str:
+        """What an Agent with these tools can read (citations must be in it)."""
+        ...
+
+    def facts(self, domain: str) -> Mapping[str, Collection[str]]:
+        """The domain's fact map (``observe`` steps name its facts)."""
+        ...
+
+    def concepts(self) -> Collection[str] | None:
+        """Concept names of the shared lexicons (None: not checked at load)."""
         ...
 
 
@@ -221,6 +234,8 @@ def check_references(
                 )
     for loc, message in catalogue.state_problems(scenario.domain, scenario.state):
         out.append(doc.problem(("state", *loc), message))
+    for loc, message in rule_problems(scenario, catalogue, allowed):
+        out.append(doc.problem(loc, message))
     return out
 
 

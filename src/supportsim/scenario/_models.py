@@ -10,9 +10,18 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from supportsim.scenario._matchers import Matcher
+from supportsim.scenario._say import SayItem, as_list
 
 Category = Literal[
     "billing",
@@ -31,6 +40,9 @@ Behaviour = Literal[
 ]
 CATEGORIES: tuple[Category, ...] = Category.__args__  # type: ignore[attr-defined]
 Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=120)]
+Template = Literal["identity_detail", "other_customer_data"]
+TEMPLATES: tuple[Template, ...] = Template.__args__  # type: ignore[attr-defined]
+Cites = Annotated[list[str], BeforeValidator(as_list)]
 
 
 class _Schema(BaseModel):
@@ -101,37 +113,49 @@ class CallSpec(_Schema):
 
 
 class Step(_Schema):
-    """One required (or optional) step of the reference workflow: a tool call or a say."""
+    """One step of the reference workflow: a tool call, a statement, alternatives, or
+    evidence the Agent must have seen (``observe``)."""
 
     id: Id
     """Unique within the scenario; used by ``after`` and in check ids."""
     tool: str | None = None
-    """Tool the Agent must call (with ``args``); or use ``say`` or ``any_of``."""
+    """Tool the Agent must call (with ``args``). With ``observe``: the reference lookup the
+    oracle performs; any other lookup that returns the fact counts as well."""
     args: dict[str, Matcher] = {}
     """Argument matchers for ``tool``."""
     oracle_args: dict[str, Any] | None = None
     """Arguments the oracle sends when a matcher is not an exact value."""
-    say: list[str] | None = None
-    """The Agent must tell the Customer all these phrases in one message (any case)."""
+    say: Annotated[list[SayItem] | None, BeforeValidator(as_list)] = None
+    """The Agent must state all these items in one message: concepts, typed facts, phrases
+    (see ``SayItem``)."""
     say_regex: str | None = None
     """Alternatively, a regular expression one Agent message must match (any case)."""
     text: str | None = None
     """What the oracle says for a say step (default: the phrases joined)."""
+    separate: bool = False
+    """A say step is normally met by the same message as the say step before it; ``true``
+    demands a later message."""
+    observe: str | float | None = None
+    """Evidence: a value (id, amount, date) some successful tool result must contain. The
+    step is met by whichever lookup showed it; writes listed after it must come later."""
+    fact: str | None = None
+    """For ``observe``: the domain's fact name (its fact map says which tools reveal it)."""
     any_of: list[list[CallSpec]] | None = None
     """Alternative valid paths: each a list of calls made in order; one path must happen."""
     after: list[str] | None = None
-    """Step ids this step must come after. Default: the previous required step."""
+    """Step ids this step must come after. Default: writes after the earlier gates
+    (identity, ``gate: true`` steps) and evidence; statements after the step before them;
+    read-only lookups are free."""
+    gate: bool | None = None
+    """Whether later writes must wait for this step (default: the domain's identity tools
+    are gates); set it on a confirmation question a write must follow."""
     optional: bool = False
-    """A read-only lookup the Agent may skip: it is not a check, the oracle still runs it."""
+    """A step the Agent may skip: it is not a check, the oracle still performs it."""
     weight: float = Field(default=1.0, gt=0)
     """Weight of this step's check in the partial score."""
-
-    @field_validator("say")
-    @classmethod
-    def _phrases(cls, phrases: list[str] | None) -> list[str] | None:
-        if phrases is not None and (not phrases or any(not p.strip() for p in phrases)):
-            raise ValueError("say needs at least one non-empty phrase")
-        return phrases
+    cites: Cites = []
+    """The policy or knowledge-base sentence(s) this step enforces, verbatim (``validate``
+    checks the text is in what the Agent receives). Required for required steps."""
 
     @field_validator("say_regex")
     @classmethod
@@ -145,27 +169,43 @@ class Step(_Schema):
 
     @model_validator(mode="after")
     def _one_kind(self) -> Step:
-        kinds = [k for k in ("tool", "say", "any_of") if getattr(self, k) is not None]
+        kinds = [k for k in ("say", "any_of", "observe") if getattr(self, k) is not None]
         if self.say_regex is not None and "say" not in kinds:
             kinds.append("say")
+        if self.tool is not None and "observe" not in kinds:
+            kinds.append("tool")
         if len(kinds) != 1:
-            raise ValueError("a step needs exactly one of tool, say (or say_regex), any_of")
+            raise ValueError(
+                "a step needs exactly one of tool, say (or say_regex), any_of, observe"
+            )
+        if self.say is not None and not self.say:
+            raise ValueError("say needs at least one item")
         if self.say_regex is not None and self.say is None and self.text is None:
             raise ValueError("a say_regex step needs `text` for the oracle to say")
+        if self.say and self.text is None and any(i.kind != "phrase" for i in self.say):
+            raise ValueError("a say step with concepts or facts needs `text` for the oracle")
         if self.args and self.tool is None:
             raise ValueError("args belong to a tool step")
+        if self.observe is not None and self.tool is None:
+            raise ValueError("an observe step needs `tool`: the reference lookup the oracle makes")
+        if self.fact is not None and self.observe is None:
+            raise ValueError("fact belongs to an observe step")
+        if self.separate and self.say is None and self.say_regex is None:
+            raise ValueError("separate belongs to a say step")
         if self.any_of is not None and (not self.any_of or any(not p for p in self.any_of)):
             raise ValueError("any_of needs at least one non-empty path")
         return self
 
     @property
-    def kind(self) -> Literal["tool", "say", "any_of"]:
+    def kind(self) -> Literal["tool", "say", "any_of", "observe"]:
+        if self.observe is not None:
+            return "observe"
         if self.tool is not None:
             return "tool"
         return "any_of" if self.any_of is not None else "say"
 
     def paths(self) -> list[list[CallSpec]]:
-        """The call paths that satisfy this step (one path for a plain tool step)."""
+        """The call paths that satisfy this step (one path for a tool or observe step)."""
         if self.tool is not None:
             return [[CallSpec(tool=self.tool, args=self.args, oracle_args=self.oracle_args)]]
         return self.any_of or []
@@ -182,18 +222,23 @@ class Forbidden(_Schema):
     """Only calls whose arguments match are forbidden (empty: any call of ``tool``)."""
     when: Literal["succeeded", "attempted"] = "succeeded"
     """``succeeded``: only a call the tool carried out counts; ``attempted``: any call."""
-    disclose: list[str] | None = None
-    """Phrases (any case) that no Agent message may contain: other customers' data, notes."""
+    disclose: Annotated[list[SayItem] | None, BeforeValidator(as_list)] = None
+    """Items no Agent message may state (each on its own): phrases, concepts, typed facts.
+    A negated mention of a phrase or concept ("no need to fast") is not a disclosure."""
     disclose_regex: str | None = None
     """A regular expression no Agent message may match (any case)."""
     reason: str = ""
     """Why it is forbidden, shown in the check's reason."""
+    cites: Cites = []
+    """The policy or knowledge-base sentence(s) that forbid it, verbatim."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> Forbidden:
         has_disclosure = self.disclose is not None or self.disclose_regex is not None
         if (self.tool is None) == (not has_disclosure):
             raise ValueError("a forbidden entry needs either tool or disclose/disclose_regex")
+        if self.disclose is not None and not self.disclose:
+            raise ValueError("disclose needs at least one item")
         return self
 
 
@@ -281,6 +326,14 @@ class Scenario(_Schema):
     forbidden: list[Forbidden] = []
     outcome: Outcome = "resolved"
     """How a correct conversation ends: resolved, escalated (transfer_to_human), refused."""
+    outcome_cites: Cites = []
+    """The policy or knowledge-base sentence(s) that make ``outcome`` the right ending."""
+    lexicon: dict[str, list[str]] = {}
+    """Extra phrases for concepts, in the scenario's language: ``{refusing: [...]}``."""
+    templates: list[Template] | None = None
+    """Library-wide forbidden checks to apply (default: every one the domain's policy
+    states): identity_detail (naming which identity detail was wrong),
+    other_customer_data (any value of another customer's records)."""
     compare_state: list[str] | Literal["all", "none"] = "all"
     """State fields (dotted paths) that must equal the reference workflow's final state;
     ``all`` compares the whole state, ``none`` skips the state check."""

@@ -83,7 +83,9 @@ def call_args(spec: CallSpec | Step, loc: tuple[str | int, ...]) -> dict[str, An
 
 
 def say_text(step: Step) -> str:
-    return step.text if step.text is not None else " ".join(step.say or [])
+    if step.text is not None:
+        return step.text
+    return " ".join(item.phrase or "" for item in step.say or [])
 
 
 def reference_plan(scenario: Scenario) -> list[PlanItem]:

@@ -1,7 +1,9 @@
 """Deterministic scoring: checks, strict / partial, pass^k and interval statistics."""
 
 from supportsim.scoring._checks import Check, CheckKind, Score
+from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._oracle_check import oracle_run
+from supportsim.scoring._perturb import PerturbResult, perturb
 from supportsim.scoring._score import (
     flatten,
     forbidden_checks,
@@ -12,11 +14,15 @@ from supportsim.scoring._score import (
     summarise,
 )
 from supportsim.scoring._stats import mean_pass_hat_k, pass_hat_k, percentile, wilson_interval
+from supportsim.scoring._validate import ScenarioVerdict, state_hash, validate_scenarios
 from supportsim.scoring._workflow import step_checks
 
 __all__ = [
+    "CONCEPTS",
     "Check",
     "CheckKind",
+    "PerturbResult",
+    "ScenarioVerdict",
     "Score",
     "flatten",
     "forbidden_checks",
@@ -25,10 +31,13 @@ __all__ = [
     "outcome_check",
     "pass_hat_k",
     "percentile",
+    "perturb",
     "reference_state",
     "score",
     "state_checks",
+    "state_hash",
     "step_checks",
     "summarise",
+    "validate_scenarios",
     "wilson_interval",
 ]

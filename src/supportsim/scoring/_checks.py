@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-CheckKind = Literal["step", "forbidden", "outcome", "state"]
+CheckKind = Literal["step", "observed", "forbidden", "outcome", "state", "custom"]
 
 
 @dataclass(frozen=True, slots=True)

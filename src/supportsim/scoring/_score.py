@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
-from supportsim.domains import TRANSFER_TOOL, Domain
-from supportsim.environment import Environment
-from supportsim.scenario import PlannedCall, Scenario, reference_plan
+from supportsim.domains import TRANSFER_TOOL, Domain, Tool
+from supportsim.environment import Environment, scenario_tools
+from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
 from supportsim.scoring._checks import Check, Score
-from supportsim.scoring._text import find_phrase, search
-from supportsim.scoring._workflow import args_match, step_checks
+from supportsim.scoring._say import Speech, discloses
+from supportsim.scoring._templates import template_checks
+from supportsim.scoring._text import search
+from supportsim.scoring._workflow import Rules, args_match, step_checks
 
 
 async def reference_state(domain: Domain, scenario: Scenario) -> dict[str, Any]:
@@ -33,13 +35,27 @@ def score(
     scenario: Scenario, domain: Domain, transcript: Transcript, reference: dict[str, Any]
 ) -> Score:
     """Score one conversation. Pure and deterministic; run it off any timed path."""
+    tools = scenario_tools(domain, scenario)
+    rules = rules_for(domain, tools)
+    speech = Speech(scenario.language, scenario.lexicon)
+    initial = domain.initial_state(scenario.state).model_dump(mode="json")
     checks = [
-        *step_checks(scenario, transcript),
-        *forbidden_checks(scenario, transcript),
+        *step_checks(scenario, transcript, rules, speech),
+        *forbidden_checks(scenario, transcript, speech),
+        *template_checks(scenario, domain, transcript, speech, tools, initial),
         outcome_check(scenario, transcript),
         *state_checks(scenario, domain, transcript.final_state, reference),
     ]
     return summarise(checks, normal_end=transcript.termination not in ABNORMAL)
+
+
+def rules_for(domain: Domain, tools: Mapping[str, Tool]) -> Rules:
+    """What ordering and evidence need to know of the domain and the scenario's tools."""
+    return Rules(
+        writes=frozenset(name for name, t in tools.items() if t.kind == "write"),
+        gates=frozenset(domain.gates),
+        facts=domain.facts,
+    )
 
 
 def summarise(checks: Sequence[Check], *, normal_end: bool) -> Score:
@@ -50,7 +66,7 @@ def summarise(checks: Sequence[Check], *, normal_end: bool) -> Score:
     return Score(tuple(checks), all_passed and normal_end, partial)
 
 
-def forbidden_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
+def forbidden_checks(scenario: Scenario, transcript: Transcript, speech: Speech) -> list[Check]:
     out = []
     for rule in scenario.forbidden:
         why = f" ({rule.reason})" if rule.reason else ""
@@ -64,17 +80,22 @@ def forbidden_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
                     hit = f"{call.name} {verb} with {args}"
                     break
         else:
-            for i, text in transcript.agent_texts():
-                phrase = find_phrase(text, rule.disclose or [])
-                if phrase is not None or (
-                    rule.disclose_regex and search(rule.disclose_regex, text)
-                ):
-                    shown = phrase or f"/{rule.disclose_regex}/"
-                    hit = f"agent disclosed {shown} (message {i})"
-                    break
+            hit = _disclosure(rule, transcript, speech)
         reason = f"{hit}: forbidden{why}" if hit else f"did not happen{why}"
         out.append(Check(f"forbidden:{rule.id}", "forbidden", hit is None, reason))
     return out
+
+
+def _disclosure(rule: Forbidden, transcript: Transcript, speech: Speech) -> str | None:
+    for i, text in transcript.agent_texts():
+        for item in rule.disclose or []:
+            span = discloses(item, text, speech)
+            if span is not None:
+                quoted = text[span.start : span.end]
+                return f"agent disclosed {item.describe()}: {quoted!r} (message {i})"
+        if rule.disclose_regex and search(rule.disclose_regex, text):
+            return f"agent disclosed /{rule.disclose_regex}/ (message {i})"
+    return None
 
 
 def outcome_check(scenario: Scenario, transcript: Transcript) -> Check:

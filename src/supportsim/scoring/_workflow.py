@@ -1,14 +1,16 @@
 """Step checks: did each required workflow step happen, with the right arguments, in order.
 
 Events are placed on one timeline, the transcript's message index (a call sits where its
-tool result does), so calls and things said can be ordered against each other. Steps are
-matched greedily in listed order, each to the earliest fitting event after its
+tool result does), so calls and statements can be ordered against each other. Only what
+must be ordered is ordered (``ordering``): writes after their gates and the evidence that
+justifies them, statements after the step they report; read-only lookups are free. Steps
+are matched greedily in listed order, each to the earliest fitting event after its
 dependencies; a call satisfies at most one step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,13 +18,34 @@ from supportsim.conversation import Transcript
 from supportsim.environment import CallRecord
 from supportsim.scenario import CallSpec, Matcher, Scenario, Step
 from supportsim.scoring._checks import Check
-from supportsim.scoring._text import contains_all, search
+from supportsim.scoring._evidence import result_contains
+from supportsim.scoring._say import Speech, find_item
+from supportsim.scoring._text import search
 
 
 @dataclass(frozen=True, slots=True)
 class _Event:
     pos: int
     call: CallRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Dep:
+    """Step ``step`` must be placed before this one; ``same_message``: or in the same
+    message (consecutive statements)."""
+
+    step: str
+    same_message: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What the scorer knows of the domain: which tools write, which are identity gates,
+    and which tools reveal which fact."""
+
+    writes: Collection[str]
+    gates: Collection[str]
+    facts: Mapping[str, tuple[str, ...]]
 
 
 def timeline(transcript: Transcript) -> list[_Event]:
@@ -47,6 +70,50 @@ def args_match(matchers: Mapping[str, Matcher], args: Mapping[str, Any] | None) 
     if args is None:
         return not matchers
     return all(name in args and m.matches(args[name]) for name, m in matchers.items())
+
+
+def _tools_of(step: Step) -> list[str]:
+    return [spec.tool for path in step.paths() for spec in path]
+
+
+def is_write(step: Step, rules: Rules) -> bool:
+    return step.kind in ("tool", "any_of") and any(t in rules.writes for t in _tools_of(step))
+
+
+def is_gate(step: Step, rules: Rules) -> bool:
+    if step.gate is not None:
+        return step.gate
+    return step.kind in ("tool", "any_of") and any(t in rules.gates for t in _tools_of(step))
+
+
+def ordering(scenario: Scenario, rules: Rules) -> dict[str, list[Dep]]:
+    """Each step's dependencies: its ``after`` list, or the default.
+
+    Defaults: a write waits for every earlier gate and ``observe`` step (its preconditions);
+    a statement waits for the required step listed before it (the result it reports), and
+    may share a message with a statement before it unless ``separate``; read-only lookups
+    and evidence are free (a read a tool gates itself fails before verification anyway).
+    """
+    by_id = {s.id: s for s in scenario.workflow}
+    out: dict[str, list[Dep]] = {}
+    previous: Step | None = None
+    earlier: list[Step] = []
+    for step in scenario.workflow:
+        if step.after is not None:
+            ids = step.after
+        elif is_write(step, rules):
+            ids = [s.id for s in earlier if is_gate(s, rules) or s.kind == "observe"]
+        elif step.kind == "say" and previous is not None:
+            ids = [previous.id]
+        else:
+            ids = []
+        out[step.id] = [
+            Dep(d, step.kind == "say" and by_id[d].kind == "say" and not step.separate) for d in ids
+        ]
+        earlier.append(step)
+        if not step.optional:
+            previous = step
+    return out
 
 
 def mismatch(spec: CallSpec | Step, call: CallRecord) -> str:
@@ -74,16 +141,29 @@ def closest(spec: CallSpec | Step, calls: Sequence[CallRecord]) -> CallRecord:
     return max(calls, key=nearness)
 
 
-class _Matcher:
-    def __init__(self, transcript: Transcript) -> None:
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """Where a step may be placed: strictly after ``after``, at or after ``at_least``."""
+
+    after: int = -1
+    at_least: int = -1
+
+    def admits(self, pos: int) -> bool:
+        return pos > self.after and pos >= self.at_least
+
+
+class _Finder:
+    def __init__(self, transcript: Transcript, rules: Rules, speech: Speech) -> None:
         self.events = timeline(transcript)
         self.used: set[int] = set()
         self.transcript = transcript
+        self.rules = rules
+        self.speech = speech
 
     def find_call(
-        self, spec: CallSpec | Step, after: int, *, consume: bool = True
+        self, spec: CallSpec | Step, bound: _Bound, *, consume: bool = True
     ) -> tuple[_Event | None, str]:
-        """The earliest unused matching call after ``after``; optional steps only look
+        """The earliest unused matching call the bound admits; optional steps only look
         (``consume=False``), so a skipped-then-retried lookup cannot steal a required call."""
         tool = spec.tool
         matching = [
@@ -92,7 +172,7 @@ class _Matcher:
             if e.call.ok and e.call.name == tool and args_match(spec.args, e.call.arguments)
         ]
         fitting = [e for e in matching if e.call.index not in self.used]
-        in_order = [e for e in fitting if e.pos > after]
+        in_order = [e for e in fitting if bound.admits(e.pos)]
         if in_order:
             if consume:
                 self.used.add(in_order[0].call.index)
@@ -106,70 +186,116 @@ class _Matcher:
             return None, mismatch(spec, closest(spec, tried))
         return None, f"{tool} was never called"
 
-    def find_path(self, path: Sequence[CallSpec], after: int) -> tuple[int | None, str]:
+    def find_path(
+        self, path: Sequence[CallSpec], bound: _Bound, *, consume: bool
+    ) -> tuple[int | None, str]:
         taken: list[int] = []
-        pos = after
         for spec in path:
-            event, why = self.find_call(spec, pos)
+            event, why = self.find_call(spec, bound, consume=True)
             if event is None:
                 self.used.difference_update(taken)
                 return None, why
             taken.append(event.call.index)
-            pos = event.pos
-        return pos, ""
+            bound = _Bound(after=event.pos)
+        if not consume:
+            self.used.difference_update(taken)
+        return bound.after, ""
 
-    def find_say(self, step: Step, after: int) -> tuple[int | None, str]:
-        said = [
-            i
-            for i, text in self.transcript.agent_texts()
-            if (step.say is None or contains_all(text, step.say))
-            and (step.say_regex is None or search(step.say_regex, text))
+    def find_observed(self, step: Step, bound: _Bound) -> tuple[int | None, str]:
+        """The first successful result that shows the value, from a tool the fact map
+        allows (any tool when the step names no fact)."""
+        tools = self.rules.facts.get(step.fact, ()) if step.fact else None
+        shown = [
+            e
+            for e in sorted(self.events, key=lambda e: e.pos)
+            if e.call.ok
+            and (tools is None or e.call.name in tools)
+            and result_contains(e.call.result, step.observe)
         ]
-        what = " and ".join(repr(p) for p in step.say or []) or f"/{step.say_regex}/"
-        later = [i for i in said if i > after]
+        placed = [e for e in shown if bound.admits(e.pos)]
+        if placed:
+            return placed[0].pos, ""
+        where = f" ({', '.join(tools)})" if tools else ""
+        if shown:
+            return None, f"the agent saw {step.observe!r}, but before the steps it must follow"
+        return None, f"no tool result the agent received{where} showed {step.observe!r}"
+
+    def find_say(self, step: Step, bound: _Bound) -> tuple[int | None, str]:
+        items = step.say or []
+        best: tuple[int, int, list[str]] | None = None
+        said: list[int] = []
+        for i, text in self.transcript.agent_texts():
+            missing = [it.describe() for it in items if find_item(it, text, self.speech) is None]
+            if step.say_regex is not None and not search(step.say_regex, text):
+                missing.append(f"/{step.say_regex}/")
+            if not missing:
+                said.append(i)
+            elif best is None or len(missing) < len(best[2]):
+                best = (i, len(missing), missing)
+        later = [i for i in said if bound.admits(i)]
         if later:
             return later[0], ""
+        what = " and ".join(it.describe() for it in items) or f"/{step.say_regex}/"
         if said:
-            return None, f"the agent said {what}, but before the steps it must follow"
-        return None, f"no agent message says {what}"
+            return None, f"the agent stated {what}, but before the steps it must follow"
+        if best is not None and best[1] < len(items) + (step.say_regex is not None):
+            return None, f"no agent message states {what} (message {best[0]} lacks " + (
+                ", ".join(best[2]) + ")"
+            )
+        return None, f"no agent message states {what}"
 
 
-def step_checks(scenario: Scenario, transcript: Transcript) -> list[Check]:
-    """One ``step:<id>`` check per required step (optional steps only anchor the order)."""
-    finder = _Matcher(transcript)
+def step_checks(
+    scenario: Scenario, transcript: Transcript, rules: Rules, speech: Speech
+) -> list[Check]:
+    """One ``step:<id>`` (``observed:<id>`` for evidence) check per required step; optional
+    steps only anchor the order."""
+    finder = _Finder(transcript, rules, speech)
+    deps = ordering(scenario, rules)
     placed: dict[str, int | None] = {}
     checks: list[Check] = []
-    previous: str | None = None
     for step in scenario.workflow:
-        deps = step.after if step.after is not None else ([previous] if previous else [])
-        after = max((p for d in deps if (p := placed.get(d)) is not None), default=-1)
+        after = max(
+            (
+                p
+                for d in deps[step.id]
+                if not d.same_message and (p := placed.get(d.step)) is not None
+            ),
+            default=-1,
+        )
+        at_least = max(
+            (p for d in deps[step.id] if d.same_message and (p := placed.get(d.step)) is not None),
+            default=-1,
+        )
+        bound = _Bound(after, at_least)
         if step.kind == "say":
-            pos, why = finder.find_say(step, after)
+            pos, why = finder.find_say(step, bound)
+        elif step.kind == "observe":
+            pos, why = finder.find_observed(step, bound)
         elif step.kind == "tool":
-            event, why = finder.find_call(step, after, consume=not step.optional)
+            event, why = finder.find_call(step, bound, consume=not step.optional)
             pos = event.pos if event else None
         else:
-            pos, why = None, ""
-            reasons = []
+            pos, reasons = None, []
             for n, path in enumerate(step.paths(), 1):
-                pos, why = finder.find_path(path, after)
+                pos, why = finder.find_path(path, bound, consume=not step.optional)
                 if pos is not None:
                     break
                 reasons.append(f"path {n}: {why}")
-            why = (
-                "no alternative path completed (" + "; ".join(reasons) + ")" if pos is None else ""
-            )
+            why = "" if pos is not None else f"no alternative path completed ({'; '.join(reasons)})"
         placed[step.id] = pos
         if not step.optional:
-            previous = step.id
             reason = why or _done(step)
-            checks.append(Check(f"step:{step.id}", "step", pos is not None, reason, step.weight))
+            kind = "observed" if step.kind == "observe" else "step"
+            checks.append(Check(f"{kind}:{step.id}", kind, pos is not None, reason, step.weight))
     return checks
 
 
 def _done(step: Step) -> str:
     if step.kind == "say":
         return "the agent said it"
+    if step.kind == "observe":
+        return f"the agent saw {step.observe!r} before acting on it"
     if step.kind == "tool":
         return f"{step.tool} called as expected"
     return "an alternative path completed"

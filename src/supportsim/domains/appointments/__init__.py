@@ -8,7 +8,7 @@ every account action needs the client's identity verified with their date of bir
 from __future__ import annotations
 
 from supportsim.domains._base import Domain, Tool
-from supportsim.domains._common import common_tools
+from supportsim.domains._common import Owned, common_tools, private_values_of
 from supportsim.domains.appointments._booking import (
     book_appointment,
     cancel_appointment,
@@ -51,6 +51,22 @@ def domain() -> Domain:
         {**tools, **common_tools(ARTICLES)},
         POLICY,
         ARTICLES,
+        gates={"verify_client": "client_id"},
+        facts={
+            "client": ("get_client", "verify_client"),
+            "slot": ("find_availability",),
+            "appointment": ("get_appointment", "list_appointments"),
+            "fee": ("get_fees", "search_knowledge_base"),
+            "history": ("get_contact_history",),
+            "policy": ("search_knowledge_base",),
+        },
+        private_values=private_values_of(
+            Owned("clients", "id", ("name", "date_of_birth", "phone")),
+        ),
+        template_cites={
+            "identity_detail": "never say which detail did not match",
+            "other_customer_data": "never reveal another client's data",
+        },
     )
 
 

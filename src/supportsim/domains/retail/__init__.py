@@ -8,7 +8,7 @@ and issues goodwill credit within the limits the tools enforce and the policy st
 from __future__ import annotations
 
 from supportsim.domains._base import Domain
-from supportsim.domains._common import common_tools
+from supportsim.domains._common import Owned, common_tools, private_values_of
 from supportsim.domains.retail._actions import WRITE_TOOLS
 from supportsim.domains.retail._fixture import fixture
 from supportsim.domains.retail._policy import ARTICLES, POLICY
@@ -28,6 +28,27 @@ def domain() -> Domain:
         knowledge=ARTICLES,
         # Free-text reasons are the agent's own words; the argument matchers check them.
         ignore_in_state=("session.*", "returns.*.reason", "credits.*.reason"),
+        gates={"verify_customer": "customer_id"},
+        facts={
+            "customer": ("get_customer", "verify_customer"),
+            "order": ("list_orders", "get_order"),
+            "shipment": ("get_order", "track_shipment"),
+            "product": ("get_order", "search_products"),
+            "history": ("get_contact_history",),
+            "policy": ("search_knowledge_base",),
+        },
+        private_values=private_values_of(
+            Owned("customers", "id", ("name", "email", "phone", "zip_code")),
+            Owned(
+                "orders",
+                "customer_id",
+                ("shipping_address.*", "items.*.name", "payment_method"),
+            ),
+        ),
+        template_cites={
+            "identity_detail": "say so without revealing which detail was wrong",
+            "other_customer_data": "nor anything about another customer's account or orders",
+        },
     )
 
 

@@ -59,6 +59,8 @@ friendly and exact: give order ids, dates and amounts as the tools return them.
 - Exchanges: same price, in stock, within the return window; free both ways. The
   replacement ships at once as a new order; the original must be sent back within 14 days.
 - Always tell the customer the amount they will get back and the return or order id.
+- After any change to an order, tell the customer what you did. When you cannot do what
+  the customer asks, say so and explain why.
 
 ## Store credit and goodwill
 - You may issue goodwill store credit of at most {GOODWILL_LIMIT:.0f} USD per customer per

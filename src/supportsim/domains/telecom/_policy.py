@@ -61,7 +61,8 @@ never invent account data, prices or fees. Look up fees and procedures in the kn
 
 ## Conversation
 - Be concise and polite; answer in the customer's language. Confirm what you did with exact
-  amounts and ids. Check the contact history before repeating an earlier step or when the
+  amounts and ids. When you cannot do what the customer asks, say so and explain why.
+  Check the contact history before repeating an earlier step or when the
   customer refers to an earlier contact.
 """
 

@@ -1,0 +1,84 @@
+"""Finding what an Agent said: say items (phrases, concepts, typed facts) in message text.
+
+One entry point for ``say`` steps, ``disclose`` rules and the templates, so a statement is
+recognised the same way whether it is required or forbidden. Matching is by meaning: typed
+facts by value in the scenario's language and English (``_facts``), concepts through the
+shared lexicons plus the scenario's own additions (``_lexicon``), phrases after folding case,
+typography and spacing on word boundaries (``_text``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from supportsim.scenario import SayItem
+from supportsim.scoring._facts import Fact, find_fact
+from supportsim.scoring._lexicon import find_concept, negated
+from supportsim.scoring._span import Span
+from supportsim.scoring._text import fold
+
+
+@dataclass(frozen=True, slots=True)
+class Speech:
+    """How one conversation's statements are read: its language and lexicon additions."""
+
+    lang: str
+    lexicon: Mapping[str, Sequence[str]]
+
+
+def as_fact(item: SayItem) -> Fact | None:
+    """The typed fact an item names (None for phrases and concepts)."""
+    kind = item.kind
+    if kind in ("phrase", "concept"):
+        return None
+    unit = item.currency if kind == "money" else item.unit if kind == "duration" else None
+    value = item.value if kind in ("time", "date", "id") else float(item.value)
+    return Fact(kind, value, unit)  # type: ignore[arg-type]
+
+
+def find_item(item: SayItem, text: str, speech: Speech, *, start: int = 0) -> Span | None:
+    """First place at or after ``start`` where ``text`` states ``item``."""
+    tail = text[start:]
+    if item.kind == "phrase":
+        found = phrase_span(tail, item.phrase or "")
+    elif item.kind == "concept":
+        found = find_concept(item.concept or "", tail, speech.lang, speech.lexicon)
+    else:
+        fact = as_fact(item)
+        assert fact is not None
+        found = find_fact(fact, tail, speech.lang)
+    return Span(found.start + start, found.end + start) if found else None
+
+
+def phrase_span(text: str, phrase: str) -> Span | None:
+    """A phrase in text after folding (case, typography, spacing, accents kept), on word
+    boundaries at the ends that are word characters ("pin" is not in "spinning")."""
+    folded, origin = fold(text)
+    needle = fold(phrase)[0]
+    if not needle:
+        return None
+    left = r"(?<!\w)" if needle[0].isalnum() else ""
+    right = r"(?!\w)" if needle[-1].isalnum() else ""
+    m = re.search(left + re.escape(needle) + right, folded)
+    if m is None:
+        return None
+    end = origin[m.end() - 1] + 1 if m.end() > m.start() else origin[m.start()]
+    return Span(origin[m.start()], end)
+
+
+def states(item: SayItem, text: str, speech: Speech) -> bool:
+    return find_item(item, text, speech) is not None
+
+
+def discloses(item: SayItem, text: str, speech: Speech) -> Span | None:
+    """Where ``text`` discloses ``item``: a negated phrase or concept ("no need to fast")
+    is not a disclosure, so later mentions are searched too. A typed fact or id read out is
+    a disclosure whatever surrounds it."""
+    start = 0
+    while (span := find_item(item, text, speech, start=start)) is not None:
+        if item.kind not in ("phrase", "concept") or not negated(text, span, speech.lang):
+            return span
+        start = max(span.end, span.start + 1)
+    return None

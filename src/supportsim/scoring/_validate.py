@@ -1,0 +1,76 @@
+"""``supportsim validate``'s verdict on each scenario: the oracle run, uncited rules, and
+(with ``--perturb``) the perturbation proof. The CLI only prints what this returns."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import orjson
+
+from supportsim.domains import Domain
+from supportsim.scenario import Scenario, uncited
+from supportsim.scoring._checks import Score
+from supportsim.scoring._oracle_check import oracle_run
+from supportsim.scoring._perturb import PerturbResult, perturb
+
+
+@dataclass(slots=True)
+class ScenarioVerdict:
+    scenario: Scenario
+    score: Score
+    ended: str
+    uncited: list[str]
+    state_sha256: str
+    perturbed: PerturbResult | None = None
+
+    @property
+    def oracle_passed(self) -> bool:
+        return self.score.strict
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.oracle_passed
+            and not self.uncited
+            and (self.perturbed is None or self.perturbed.ok)
+        )
+
+    def problems(self) -> list[str]:
+        out = []
+        if not self.oracle_passed:
+            if self.ended not in ("customer_done", "agent_transfer"):
+                out.append(f"oracle conversation ended by {self.ended}")
+            out += [f"oracle: {c.id}: {c.reason}" for c in self.score.checks if not c.passed]
+        out += [
+            f"uncited rule: {where} (add `cites:` quoting the policy)" for where in self.uncited
+        ]
+        if self.perturbed is not None:
+            out += [f"{m.expect} variant {m.variant!r}: {m.why}" for m in self.perturbed.misses]
+        return out
+
+
+def state_hash(state: Mapping[str, object]) -> str:
+    """SHA-256 of the state as canonical JSON (sorted keys), for comparing final states."""
+    return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+async def validate_scenarios(
+    domains: Mapping[str, Domain], scenarios: Sequence[Scenario], *, with_perturb: bool = False
+) -> list[ScenarioVerdict]:
+    out = []
+    for scenario in scenarios:
+        domain = domains[scenario.domain]
+        transcript, result = await oracle_run(domain, scenario)
+        verdict = ScenarioVerdict(
+            scenario,
+            result,
+            transcript.termination,
+            uncited(scenario),
+            state_hash(transcript.final_state),
+        )
+        if with_perturb:
+            verdict.perturbed = await perturb(domain, scenario)
+        out.append(verdict)
+    return out

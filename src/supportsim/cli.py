@@ -207,6 +207,27 @@ def report(
 
 
 @app.command()
+def rescore(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (runs/<id>).")],
+    scenarios: Annotated[
+        list[Path] | None,
+        typer.Option("--scenarios", help="Scenario file or folder (repeat; default: the run's)."),
+    ] = None,
+    personas: Annotated[
+        Path | None, typer.Option("--personas", help="Persona folder (default: the run's).")
+    ] = None,
+) -> None:
+    """Score a stored run again with the current scenarios and scorer, with no model call;
+    writes RUN_DIR/rescored.jsonl beside the original verdicts."""
+    from supportsim.store import rescore_command
+
+    code = rescore_command(
+        run_dir, scenario_paths=scenarios or [], personas_dir=personas, out=out, err=err
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
 def compare(
     run_a: Annotated[Path, typer.Argument(help="The baseline run directory (A).")],
     run_b: Annotated[Path, typer.Argument(help="The run compared with it (B).")],

@@ -26,8 +26,12 @@ from supportsim.store import SUMMARY, read_json, write_json
 
 
 def summarise_run(run: RunData) -> dict:
-    """summary.json of a loaded run (configured trials, run.json details)."""
-    return summarise(run.records, trials=run.trials, manifest=run.manifest)
+    """summary.json of a loaded run (configured trials, run.json details, and when its
+    verdicts were rescored)."""
+    summary = summarise(run.records, trials=run.trials, manifest=run.manifest)
+    if run.rescored_at is not None:
+        summary["rescored"] = {"at": run.rescored_at, "units": run.rescored_units}
+    return summary
 
 
 def _in_progress(summary: dict) -> bool:

@@ -1,7 +1,9 @@
 """Read a run directory for reporting, finished or not.
 
 A run still going (or interrupted) has no summary.json and may end in a torn line; the
-report covers what has finished. Reading never writes to the run directory.
+report covers what has finished. When the run was rescored (``supportsim rescore``), the
+verdicts in rescored.jsonl replace the stored ones for the records they were made from.
+Reading never writes to the run directory.
 """
 
 from __future__ import annotations
@@ -13,7 +15,15 @@ from typing import Any
 import orjson
 
 from supportsim.errors import InputError
-from supportsim.store import CONVERSATIONS, MANIFEST, ConversationRecord, iter_records, read_json
+from supportsim.store import (
+    CONVERSATIONS,
+    MANIFEST,
+    ConversationRecord,
+    apply_rescored,
+    iter_records,
+    read_json,
+    read_rescored,
+)
 
 
 class NotARunError(InputError):
@@ -22,13 +32,16 @@ class NotARunError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class RunData:
-    """A run's manifest (when present) and the latest record of every finished unit."""
+    """A run's manifest (when present) and the latest record of every finished unit, with
+    rescored verdicts in place (``rescored_units`` of them, rescored at ``rescored_at``)."""
 
     run_dir: Path
     run_id: str
     manifest: dict[str, Any] | None
     records: list[ConversationRecord]
     trials: int
+    rescored_at: str | None = None
+    rescored_units: int = 0
 
 
 def load_run(run_dir: Path) -> RunData:
@@ -53,10 +66,19 @@ def load_run(run_dir: Path) -> RunData:
         if not isinstance(manifest, dict):
             raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
     latest = list({r.unit_id: r for r in iter_records(run_dir)}.values())
+    rescored = apply_rescored(latest, read_rescored(run_dir))
     configured = _configured_trials(manifest)
     trials = configured or max((r.trial for r in latest), default=1)
     run_id = str((manifest or {}).get("run_id") or run_dir.resolve().name)
-    return RunData(run_dir, run_id, manifest, latest, trials)
+    return RunData(
+        run_dir,
+        run_id,
+        manifest,
+        rescored.records,
+        trials,
+        rescored.rescored_at,
+        rescored.units,
+    )
 
 
 def _configured_trials(manifest: dict[str, Any] | None) -> int | None:

@@ -39,6 +39,8 @@ def _header(summary: Mapping[str, Any]) -> Text:
     done = summary["units"]
     parts.append(f"{done} of {planned} units finished" if planned else f"{done} units")
     parts.append(f"{summary['trials']} trial(s) per scenario")
+    if rescored := summary.get("rescored"):
+        parts.append(f"verdicts rescored at {rescored['at']} ({rescored['units']} units)")
     return Text(" · ".join(parts), style="bold")
 
 

@@ -1,4 +1,5 @@
-"""The run directory: records of finished units, the manifest, the summary."""
+"""The run directory: records of finished units, the manifest, the summary, and the
+verdicts of a rescore (rescored.jsonl)."""
 
 from supportsim.store._files import (
     CONVERSATIONS,
@@ -16,6 +17,7 @@ from supportsim.store._files import (
 )
 from supportsim.store._records import (
     SCHEMA_VERSION,
+    CallLogRecord,
     CheckRecord,
     ConversationRecord,
     LLMCallRecord,
@@ -23,25 +25,64 @@ from supportsim.store._records import (
     ToolCallRecord,
     build_record,
 )
+from supportsim.store._rescore import (
+    RESCORE_SCHEMA_VERSION,
+    RESCORED,
+    Applied,
+    Change,
+    Flip,
+    NotRescorable,
+    PreviousVerdict,
+    RescoredRecord,
+    RescoreResult,
+    apply_rescored,
+    read_rescored,
+    rescore_run,
+    transcript_from_record,
+    write_rescored,
+)
+from supportsim.store._rescore_command import (
+    default_scenario_paths,
+    render_rescore,
+    rescore_command,
+)
 
 __all__ = [
     "CONVERSATIONS",
     "MANIFEST",
+    "RESCORED",
+    "RESCORE_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SUMMARY",
+    "Applied",
+    "CallLogRecord",
+    "Change",
     "CheckRecord",
     "ConversationRecord",
+    "Flip",
     "JsonlWriter",
     "LLMCallRecord",
     "MessageRecord",
+    "NotRescorable",
+    "PreviousVerdict",
     "RecordWriter",
+    "RescoreResult",
+    "RescoredRecord",
     "RunLock",
     "ToolCallRecord",
+    "apply_rescored",
     "build_record",
+    "default_scenario_paths",
     "final_unit_ids",
     "iter_jsonl",
     "iter_records",
     "latest_records",
     "read_json",
+    "read_rescored",
+    "render_rescore",
+    "rescore_command",
+    "rescore_run",
+    "transcript_from_record",
     "write_json",
+    "write_rescored",
 ]

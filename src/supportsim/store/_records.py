@@ -2,18 +2,23 @@
 
 Only this module turns the inner dataclasses (Transcript, Score) into the record model.
 Fields beyond ARCHITECTURE.md's minimum are additive; readers ignore unknown fields, so
-old run directories stay readable (``tests/fixtures/runs``).
+old run directories stay readable (``tests/fixtures/runs``). A record keeps everything
+the scorer reads (messages, the tool call log with results, the final state), so a stored
+run can be scored again without any model call (``supportsim rescore``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from supportsim.conversation import LLMCall, Message, Transcript
-from supportsim.scenario import Scenario
-from supportsim.scoring import Score
+from supportsim.domains import ToolKind
+from supportsim.environment import CallRecord
+from supportsim.scenario import FaultKind, Scenario
+from supportsim.scoring import CheckKind, Score
 
 SCHEMA_VERSION = 1
 
@@ -49,10 +54,31 @@ class MessageRecord(_Record):
 
 class CheckRecord(_Record):
     id: str
-    kind: Literal["step", "forbidden", "outcome", "state"]
+    kind: CheckKind
     passed: bool
     reason: str
     weight: float = 1.0
+
+
+class CallLogRecord(_Record):
+    """One entry of the environment's tool call log, as the scorer reads it.
+
+    ``result`` is the JSON the Agent was sent (what the tool returned, non-JSON values as
+    text); ``tool_ms`` stands in for the monotonic start and end times, which mean nothing
+    outside the process that ran the conversation.
+    """
+
+    index: int
+    call_id: str
+    name: str
+    raw_arguments: str
+    arguments: dict[str, Any] | None = None
+    ok: bool
+    result: Any = None
+    error: str | None = None
+    fault: FaultKind | None = None
+    kind: ToolKind | None = None
+    tool_ms: float = 0.0
 
 
 class LLMCallRecord(_Record):
@@ -87,6 +113,11 @@ class ConversationRecord(_Record):
     checks: list[CheckRecord] = []
     messages: list[MessageRecord] = []
     llm_calls: list[LLMCallRecord] = []
+    calls: list[CallLogRecord] | None = None
+    """The tool call log with results; null in records written before it was kept (such
+    a record cannot be rescored)."""
+    final_state: dict[str, Any] | None = None
+    """The environment state when the conversation ended; null in older records."""
     cost_usd: float | None = None
     agent_cost_usd: float | None = None
     customer_cost_usd: float | None = None
@@ -125,6 +156,28 @@ def _message(m: Message) -> dict[str, Any]:
         "input_tokens": m.input_tokens,
         "output_tokens": m.output_tokens,
         "cost_usd": m.cost_usd,
+    }
+
+
+def _json(value: Any) -> Any:
+    """``value`` as the plain JSON the Agent was sent (the runtime serialises tool results
+    with ``default=str``), so every record can be written and read back the same."""
+    return orjson.loads(orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS))
+
+
+def _call(c: CallRecord) -> dict[str, Any]:
+    return {
+        "index": c.index,
+        "call_id": c.call_id,
+        "name": c.name,
+        "raw_arguments": c.raw_arguments,
+        "arguments": _json(c.arguments) if c.arguments is not None else None,
+        "ok": c.ok,
+        "result": _json(c.result),
+        "error": c.error,
+        "fault": c.fault,
+        "kind": c.kind,
+        "tool_ms": c.tool_ms,
     }
 
 
@@ -184,6 +237,8 @@ def build_record(
                 }
                 for c in transcript.llm_calls
             ],
+            "calls": [_call(c) for c in transcript.calls],
+            "final_state": _json(transcript.final_state),
             "cost_usd": _sum_cost(transcript.llm_calls),
             "agent_cost_usd": _sum_cost(agent_calls),
             "customer_cost_usd": _sum_cost(customer_calls),

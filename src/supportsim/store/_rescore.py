@@ -1,0 +1,456 @@
+"""Score a stored run again, with no model call: the current scenarios and scorer over the
+recorded messages, call log and final state.
+
+Fixing a check must never cost an overnight re-run. ``rescore_run`` writes the new verdicts
+to ``RUN_DIR/rescored.jsonl`` beside the originals (conversations.jsonl is never touched),
+one line per unit, and ``read_rescored`` / ``apply_rescored`` let a report use them. Units
+that did not complete are carried unchanged (an infra error is not an Agent failure);
+records without a call log (written before it was kept) and records whose scenario is no
+longer in the set are listed as not rescorable with the reason, never skipped silently.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from supportsim.conversation import LLMCall, Message, Transcript
+from supportsim.domains import Domain
+from supportsim.environment import CallRecord
+from supportsim.errors import InputError
+from supportsim.llm import ToolCall
+from supportsim.scenario import Scenario
+from supportsim.scoring import Score, reference_state, score
+from supportsim.store._files import CONVERSATIONS, RunLock
+from supportsim.store._records import CheckRecord, ConversationRecord
+
+RESCORED = "rescored.jsonl"
+RESCORE_SCHEMA_VERSION = 1
+Disposition = Literal["rescored", "carried", "not_rescorable"]
+
+
+class PreviousVerdict(BaseModel):
+    """The verdict conversations.jsonl holds for the unit."""
+
+    model_config = ConfigDict(extra="ignore")
+    strict: bool
+    partial: float
+    failed: list[str] = []
+    """Ids of the checks that failed."""
+
+
+class RescoredRecord(BaseModel):
+    """One line of rescored.jsonl: a unit's verdict under the current scenario and scorer.
+
+    Only ``disposition == "rescored"`` lines carry a new verdict; ``carried`` (the unit did
+    not complete) and ``not_rescorable`` lines repeat the stored one and say why.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+    schema_version: int = RESCORE_SCHEMA_VERSION
+    unit_id: str
+    scenario_id: str
+    scenario_sha256: str
+    """The scenario file the verdict comes from: the current file's when rescored."""
+    disposition: Disposition
+    reason: str = ""
+    """Why a unit was carried or could not be rescored."""
+    strict: bool
+    partial: float
+    checks: list[CheckRecord]
+    previous: PreviousVerdict
+    record_started_at: str
+    """With ``record_ended_at``: which record of the unit was rescored, so a record added
+    later (a resumed run) is not given this verdict."""
+    record_ended_at: str
+    rescored_at: str
+    """UTC, ISO 8601."""
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """A check whose result changed; ``None`` means the check did not exist on that side."""
+
+    check_id: str
+    old: bool | None
+    new: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A unit whose verdict, partial score or checks changed."""
+
+    unit_id: str
+    scenario_id: str
+    old_strict: bool
+    new_strict: bool
+    old_partial: float
+    new_partial: float
+    flipped: tuple[Flip, ...]
+
+    @property
+    def verdict_changed(self) -> bool:
+        return self.old_strict != self.new_strict
+
+
+@dataclass(frozen=True, slots=True)
+class NotRescorable:
+    unit_id: str
+    scenario_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RescoreResult:
+    """What ``rescore_run`` did. ``changed`` lists every unit with any difference;
+    ``verdicts_changed`` counts those whose strict verdict flipped."""
+
+    path: Path
+    rescored: int
+    carried: int
+    changed: tuple[Change, ...]
+    not_rescorable: tuple[NotRescorable, ...]
+    rescored_at: str
+
+    @property
+    def verdicts_changed(self) -> int:
+        return sum(c.verdict_changed for c in self.changed)
+
+
+def transcript_from_record(record: ConversationRecord) -> Transcript:
+    """The Transcript the scorer reads, rebuilt from a stored record.
+
+    Call times are synthesised from ``tool_ms`` (the calls laid end to end from 0): the
+    scorer orders calls by message position, never by clock.
+
+    Raises:
+        ValueError: the record has no call log or final state (written before they were
+            kept).
+    """
+    if record.calls is None or record.final_state is None:
+        raise ValueError(f"{record.unit_id}: the record has no call log or final state")
+    messages = [
+        Message(
+            role=m.role,
+            content=m.content,
+            tool_calls=tuple(ToolCall(c.id, c.name, c.arguments) for c in m.tool_calls),
+            tool_call_id=m.tool_call_id,
+            name=m.name,
+            is_error=m.is_error,
+            fault=m.fault,
+            reasoning=m.reasoning,
+            turn=m.turn,
+            response_ms=m.response_ms,
+            llm_ms=m.llm_ms,
+            tool_ms=m.tool_ms,
+            ttft_ms=m.ttft_ms,
+            input_tokens=m.input_tokens,
+            output_tokens=m.output_tokens,
+            cost_usd=m.cost_usd,
+        )
+        for m in record.messages
+    ]
+    calls, clock = [], 0.0
+    for c in record.calls:
+        started, clock = clock, clock + c.tool_ms / 1000.0
+        calls.append(
+            CallRecord(
+                index=c.index,
+                call_id=c.call_id,
+                name=c.name,
+                raw_arguments=c.raw_arguments,
+                arguments=c.arguments,
+                ok=c.ok,
+                result=c.result,
+                error=c.error,
+                fault=c.fault,
+                kind=c.kind,
+                started_s=started,
+                ended_s=clock,
+            )
+        )
+    return Transcript(
+        messages=messages,
+        calls=calls,
+        final_state=record.final_state,
+        termination=record.termination,
+        end_reason=record.end_reason,
+        llm_calls=[
+            LLMCall(
+                c.role,
+                c.model,
+                c.llm_ms,
+                c.ttft_ms,
+                c.input_tokens,
+                c.output_tokens,
+                c.cost_usd,
+            )
+            for c in record.llm_calls
+            if c.role != "judge"
+        ],
+        simulator_faults=list(record.simulator_faults),
+        status=record.status,
+        error=record.error,
+    )
+
+
+def _why_not(
+    record: ConversationRecord, scenarios: Mapping[str, Scenario], domains: Mapping[str, Domain]
+) -> str | None:
+    """Why a completed record cannot be rescored (None: it can)."""
+    scenario = scenarios.get(record.scenario_id)
+    if scenario is None:
+        return f"scenario {record.scenario_id!r} is not in the scenario set"
+    if record.calls is None or record.final_state is None:
+        return "recorded before records kept the call log and final state"
+    if record.domain and scenario.domain != record.domain:
+        return f"the scenario now uses domain {scenario.domain!r}; the run used {record.domain!r}"
+    if scenario.domain not in domains:
+        return f"unknown domain {scenario.domain!r}"
+    return None
+
+
+def _line(
+    record: ConversationRecord,
+    disposition: Disposition,
+    at: str,
+    *,
+    sha256: str | None = None,
+    new: Score | None = None,
+    reason: str = "",
+) -> RescoredRecord:
+    checks = (
+        [
+            CheckRecord(id=c.id, kind=c.kind, passed=c.passed, reason=c.reason, weight=c.weight)
+            for c in new.checks
+        ]
+        if new is not None
+        else list(record.checks)
+    )
+    return RescoredRecord(
+        unit_id=record.unit_id,
+        scenario_id=record.scenario_id,
+        scenario_sha256=record.scenario_sha256 if sha256 is None else sha256,
+        disposition=disposition,
+        reason=reason,
+        strict=new.strict if new is not None else record.strict,
+        partial=new.partial if new is not None else record.partial,
+        checks=checks,
+        previous=PreviousVerdict(
+            strict=record.strict,
+            partial=record.partial,
+            failed=[c.id for c in record.checks if not c.passed],
+        ),
+        record_started_at=record.started_at,
+        record_ended_at=record.ended_at,
+        rescored_at=at,
+    )
+
+
+def flips(old: Sequence[CheckRecord], new: Sequence[CheckRecord]) -> tuple[Flip, ...]:
+    """Checks whose result differs, in the new checks' order then removed ones. A check
+    that appears or disappears counts only when it fails on its side."""
+    before = {c.id: c.passed for c in old}
+    after = {c.id: c.passed for c in new}
+    ids = [*after, *(i for i in before if i not in after)]
+    out = []
+    for check_id in ids:
+        a, b = before.get(check_id), after.get(check_id)
+        if a == b or {a, b} == {None, True}:
+            continue  # unchanged, or a passing check added or removed
+        out.append(Flip(check_id, a, b))
+    return tuple(out)
+
+
+def _change(line: RescoredRecord, record: ConversationRecord) -> Change | None:
+    flipped = flips(record.checks, line.checks)
+    same_partial = abs(line.partial - record.partial) < 1e-9
+    if line.strict == record.strict and same_partial and not flipped:
+        return None
+    return Change(
+        line.unit_id,
+        line.scenario_id,
+        record.strict,
+        line.strict,
+        record.partial,
+        line.partial,
+        flipped,
+    )
+
+
+def _lock_run(run_dir: Path) -> RunLock:
+    """The run's writer lock, after checking it is a run directory (raises InputError)."""
+    if not run_dir.is_dir():
+        raise InputError(f"{run_dir}: not a run directory (no such directory)")
+    if not (run_dir / CONVERSATIONS).is_file():
+        raise InputError(f"{run_dir}: not a run directory (no {CONVERSATIONS})")
+    return RunLock(run_dir)
+
+
+def _read_run(run_dir: Path) -> tuple[list[ConversationRecord], list[NotRescorable]]:
+    """The latest record of each unit, and every line that cannot be read (named)."""
+    path = run_dir / CONVERSATIONS
+    latest: dict[str, ConversationRecord] = {}
+    unreadable: list[NotRescorable] = []
+    with path.open("rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.endswith(b"\n"):
+                why = "torn last line (the run stopped mid-write); it is dropped on resume"
+                unreadable.append(NotRescorable(f"{path.name}:{number}", "", why))
+                break
+            if not raw.strip():
+                continue
+            try:
+                record = ConversationRecord.model_validate_json(raw)
+            except ValidationError as exc:
+                first = exc.errors(include_url=False)[0]
+                where = ".".join(str(p) for p in first["loc"])
+                why = f"line cannot be read: {where + ': ' if where else ''}{first['msg']}"
+                unreadable.append(NotRescorable(f"{path.name}:{number}", "", why))
+                continue
+            latest[record.unit_id] = record
+    return list(latest.values()), unreadable
+
+
+async def rescore_run(
+    run_dir: Path,
+    scenarios: Mapping[str, Scenario],
+    domains: Mapping[str, Domain],
+    *,
+    now: datetime | None = None,
+) -> RescoreResult:
+    """Score every completed unit of ``run_dir`` again and write ``RUN_DIR/rescored.jsonl``.
+
+    Args:
+        run_dir: A run directory (it must hold conversations.jsonl).
+        scenarios: The current scenarios by id (usually loaded from the files the run used).
+        domains: Domains by name.
+        now: The time written as ``rescored_at`` (default: now, UTC).
+
+    The file is written whole to a temporary file and renamed, so a crash leaves the
+    previous rescored.jsonl as it was. The run is locked while it is read and written.
+
+    Raises:
+        InputError: not a run directory, or another session is writing the run.
+    """
+    at = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
+    lock = _lock_run(run_dir)
+    try:
+        records, not_rescorable = _read_run(run_dir)
+        references: dict[str, dict[str, Any]] = {}
+        lines: list[RescoredRecord] = []
+        changed: list[Change] = []
+        carried = 0
+        for record in records:
+            if record.status != "completed":
+                carried += 1
+                why = f"{record.status}: not scored (not an Agent failure)"
+                lines.append(_line(record, "carried", at, reason=why))
+                continue
+            why_not = _why_not(record, scenarios, domains)
+            if why_not is not None:
+                not_rescorable.append(NotRescorable(record.unit_id, record.scenario_id, why_not))
+                lines.append(_line(record, "not_rescorable", at, reason=why_not))
+                continue
+            scenario = scenarios[record.scenario_id]
+            domain = domains[scenario.domain]
+            if scenario.id not in references:
+                references[scenario.id] = await reference_state(domain, scenario)
+            new = score(scenario, domain, transcript_from_record(record), references[scenario.id])
+            line = _line(record, "rescored", at, sha256=scenario.sha256, new=new)
+            lines.append(line)
+            if (change := _change(line, record)) is not None:
+                changed.append(change)
+        path = write_rescored(run_dir, lines)
+    finally:
+        lock.release()
+    return RescoreResult(
+        path=path,
+        rescored=sum(line.disposition == "rescored" for line in lines),
+        carried=carried,
+        changed=tuple(changed),
+        not_rescorable=tuple(not_rescorable),
+        rescored_at=at,
+    )
+
+
+def write_rescored(run_dir: Path, lines: Iterable[RescoredRecord]) -> Path:
+    """Replace RUN_DIR/rescored.jsonl atomically (temp file, fsync, rename)."""
+    path = run_dir / RESCORED
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as f:
+        for line in lines:
+            f.write(line.__pydantic_serializer__.to_json(line) + b"\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def read_rescored(run_dir: Path) -> list[RescoredRecord]:
+    """Every line of RUN_DIR/rescored.jsonl (empty when the run was never rescored).
+
+    Raises:
+        InputError: a line cannot be read; the file is written whole, so a bad line means
+            it was edited or damaged, and using part of it would mix verdicts silently.
+    """
+    path = run_dir / RESCORED
+    if not path.exists():
+        return []
+    out = []
+    with path.open("rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.strip():
+                continue
+            try:
+                out.append(RescoredRecord.model_validate_json(raw))
+            except ValidationError as exc:
+                first = exc.errors(include_url=False)[0]
+                where = ".".join(str(p) for p in first["loc"]) or "line"
+                raise InputError(
+                    f"{path}:{number} [{where}]: {first['msg']} (run `supportsim rescore` again)"
+                ) from None
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """Records with the rescored verdicts in place, and when they were rescored."""
+
+    records: list[ConversationRecord]
+    units: int
+    """How many records took a rescored verdict."""
+    rescored_at: str | None
+
+
+def apply_rescored(
+    records: Sequence[ConversationRecord], lines: Sequence[RescoredRecord]
+) -> Applied:
+    """Put each ``rescored`` line's strict, partial and checks on the record it was made
+    from (same unit, same started/ended times); other records are returned as they are."""
+    by_unit = {line.unit_id: line for line in lines if line.disposition == "rescored"}
+    out, units, at = [], 0, None
+    for record in records:
+        line = by_unit.get(record.unit_id)
+        if (
+            line is None
+            or record.status != "completed"
+            or (line.record_started_at, line.record_ended_at)
+            != (record.started_at, record.ended_at)
+        ):
+            out.append(record)
+            continue
+        out.append(
+            record.model_copy(
+                update={"strict": line.strict, "partial": line.partial, "checks": line.checks}
+            )
+        )
+        units += 1
+        at = max(at or line.rescored_at, line.rescored_at)
+    return Applied(out, units, at)

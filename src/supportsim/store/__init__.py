@@ -26,25 +26,27 @@ from supportsim.store._records import (
     build_record,
 )
 from supportsim.store._rescore import (
-    RESCORE_SCHEMA_VERSION,
-    RESCORED,
-    Applied,
     Change,
     Flip,
     NotRescorable,
-    PreviousVerdict,
-    RescoredRecord,
     RescoreResult,
-    apply_rescored,
-    read_rescored,
     rescore_run,
     transcript_from_record,
-    write_rescored,
 )
 from supportsim.store._rescore_command import (
     default_scenario_paths,
     render_rescore,
     rescore_command,
+)
+from supportsim.store._rescored import (
+    RESCORE_SCHEMA_VERSION,
+    RESCORED,
+    Applied,
+    PreviousVerdict,
+    RescoredRecord,
+    apply_rescored,
+    read_rescored,
+    write_rescored,
 )
 
 __all__ = [

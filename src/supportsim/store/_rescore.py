@@ -3,7 +3,7 @@ recorded messages, call log and final state.
 
 Fixing a check must never cost an overnight re-run. ``rescore_run`` writes the new verdicts
 to ``RUN_DIR/rescored.jsonl`` beside the originals (conversations.jsonl is never touched),
-one line per unit, and ``read_rescored`` / ``apply_rescored`` let a report use them. Units
+one line per unit (``_rescored``: the file, its reader, and how reports apply it). Units
 that did not complete are carried unchanged (an infra error is not an Agent failure);
 records without a call log (written before it was kept) and records whose scenario is no
 longer in the set are listed as not rescorable with the reason, never skipped silently.
@@ -11,14 +11,13 @@ longer in the set are listed as not rescorable with the reason, never skipped si
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import Domain
@@ -29,48 +28,7 @@ from supportsim.scenario import Scenario
 from supportsim.scoring import Score, reference_state, score
 from supportsim.store._files import CONVERSATIONS, RunLock
 from supportsim.store._records import CheckRecord, ConversationRecord
-
-RESCORED = "rescored.jsonl"
-RESCORE_SCHEMA_VERSION = 1
-Disposition = Literal["rescored", "carried", "not_rescorable"]
-
-
-class PreviousVerdict(BaseModel):
-    """The verdict conversations.jsonl holds for the unit."""
-
-    model_config = ConfigDict(extra="ignore")
-    strict: bool
-    partial: float
-    failed: list[str] = []
-    """Ids of the checks that failed."""
-
-
-class RescoredRecord(BaseModel):
-    """One line of rescored.jsonl: a unit's verdict under the current scenario and scorer.
-
-    Only ``disposition == "rescored"`` lines carry a new verdict; ``carried`` (the unit did
-    not complete) and ``not_rescorable`` lines repeat the stored one and say why.
-    """
-
-    model_config = ConfigDict(extra="ignore")
-    schema_version: int = RESCORE_SCHEMA_VERSION
-    unit_id: str
-    scenario_id: str
-    scenario_sha256: str
-    """The scenario file the verdict comes from: the current file's when rescored."""
-    disposition: Disposition
-    reason: str = ""
-    """Why a unit was carried or could not be rescored."""
-    strict: bool
-    partial: float
-    checks: list[CheckRecord]
-    previous: PreviousVerdict
-    record_started_at: str
-    """With ``record_ended_at``: which record of the unit was rescored, so a record added
-    later (a resumed run) is not given this verdict."""
-    record_ended_at: str
-    rescored_at: str
-    """UTC, ISO 8601."""
+from supportsim.store._rescored import Disposition, PreviousVerdict, RescoredRecord, write_rescored
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,79 +336,3 @@ async def rescore_run(
         not_rescorable=tuple(not_rescorable),
         rescored_at=at,
     )
-
-
-def write_rescored(run_dir: Path, lines: Iterable[RescoredRecord]) -> Path:
-    """Replace RUN_DIR/rescored.jsonl atomically (temp file, fsync, rename)."""
-    path = run_dir / RESCORED
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as f:
-        for line in lines:
-            f.write(line.__pydantic_serializer__.to_json(line) + b"\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
-
-
-def read_rescored(run_dir: Path) -> list[RescoredRecord]:
-    """Every line of RUN_DIR/rescored.jsonl (empty when the run was never rescored).
-
-    Raises:
-        InputError: a line cannot be read; the file is written whole, so a bad line means
-            it was edited or damaged, and using part of it would mix verdicts silently.
-    """
-    path = run_dir / RESCORED
-    if not path.exists():
-        return []
-    out = []
-    with path.open("rb") as f:
-        for number, raw in enumerate(f, 1):
-            if not raw.strip():
-                continue
-            try:
-                out.append(RescoredRecord.model_validate_json(raw))
-            except ValidationError as exc:
-                first = exc.errors(include_url=False)[0]
-                where = ".".join(str(p) for p in first["loc"]) or "line"
-                raise InputError(
-                    f"{path}:{number} [{where}]: {first['msg']} (run `supportsim rescore` again)"
-                ) from None
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """Records with the rescored verdicts in place, and when they were rescored."""
-
-    records: list[ConversationRecord]
-    units: int
-    """How many records took a rescored verdict."""
-    rescored_at: str | None
-
-
-def apply_rescored(
-    records: Sequence[ConversationRecord], lines: Sequence[RescoredRecord]
-) -> Applied:
-    """Put each ``rescored`` line's strict, partial and checks on the record it was made
-    from (same unit, same started/ended times); other records are returned as they are."""
-    by_unit = {line.unit_id: line for line in lines if line.disposition == "rescored"}
-    out, units, at = [], 0, None
-    for record in records:
-        line = by_unit.get(record.unit_id)
-        if (
-            line is None
-            or record.status != "completed"
-            or (line.record_started_at, line.record_ended_at)
-            != (record.started_at, record.ended_at)
-        ):
-            out.append(record)
-            continue
-        out.append(
-            record.model_copy(
-                update={"strict": line.strict, "partial": line.partial, "checks": line.checks}
-            )
-        )
-        units += 1
-        at = max(at or line.rescored_at, line.rescored_at)
-    return Applied(out, units, at)

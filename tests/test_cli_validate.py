@@ -79,7 +79,7 @@ def test_one_failing_oracle_among_passing_ones_exits_1(tmp_path: Path) -> None:
     (tmp_path / "good.yaml").write_text(text)
     (tmp_path / "bad.yaml").write_text(
         text.replace("id: mock-duplicate-refund", "id: mock-unpassable").replace(
-            'say: [CH-2, "30"]', 'say: [CH-2, "45"]'
+            'say: [CH-2, "30",', 'say: [CH-2, "45",'
         )
     )
     result = validate(str(tmp_path), "--personas", "tests/fixtures/personas")

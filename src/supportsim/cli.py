@@ -45,9 +45,12 @@ def load_inputs(
     paths: list[Path], personas_dir: Path
 ) -> tuple[dict[str, Domain], dict[str, Persona], list[Scenario]]:
     """Domains, personas and scenarios, fully validated (raises InputError)."""
+    from supportsim.scoring import CONCEPTS
+
     domains = builtin_domains()
     personas = load_personas([personas_dir]) if personas_dir.exists() else {}
-    scenarios = load_scenarios(paths, catalogue=DomainCatalogue(domains), personas=personas)
+    catalogue = DomainCatalogue(domains, CONCEPTS)
+    scenarios = load_scenarios(paths, catalogue=catalogue, personas=personas)
     return domains, personas, scenarios
 
 
@@ -58,47 +61,97 @@ def validate(
     show_coverage: Annotated[
         bool, typer.Option("--coverage", help="Also print what the scenarios cover.")
     ] = False,
+    with_perturb: Annotated[
+        bool,
+        typer.Option(
+            "--perturb",
+            help="Also replay valid and invalid variations of each reference conversation: "
+            "valid ones must pass, invalid ones must fail the check they target.",
+        ),
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per scenario instead.")
+    ] = False,
 ) -> None:
-    """Check scenario and persona files (schema, references) and run the oracle on each."""
-    from supportsim.scoring import oracle_run
+    """Check scenario and persona files (schema, references, citations) and run the oracle
+    on each; exit 1 when an oracle run, a citation or (with --perturb) a variant fails."""
+    from supportsim.scoring import validate_scenarios
 
     try:
         domains, persona_set, scenarios = load_inputs(paths or [Path("scenarios")], personas)
     except InputError as exc:
         raise _fail_input(exc) from None
-    if show_coverage:
+    if show_coverage and not as_json:
         _print_coverage(scenarios, domains, persona_set)
+    verdicts = asyncio.run(validate_scenarios(domains, scenarios, with_perturb=with_perturb))
+    failures = sum(not v.ok for v in verdicts)
+    if as_json:
+        import orjson
 
-    async def check_all() -> list[tuple[Scenario, object]]:
-        return [(s, await oracle_run(domains[s.domain], s)) for s in scenarios]
-
-    results = asyncio.run(check_all())
+        rows = [_verdict_json(v) for v in verdicts]
+        sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
+        raise typer.Exit(1 if failures else 0)
     table = Table(title=f"oracle check of {len(scenarios)} scenarios")
     table.add_column("scenario", no_wrap=True)
     for column in ("domain", "tags", "lang", "oracle", "partial"):
         table.add_column(column)
-    problems: list[str] = []
-    for scenario, (transcript, score) in results:  # type: ignore[misc]
-        ok = score.strict
-        if not ok:
-            reasons = [f"{c.id}: {c.reason}" for c in score.checks if not c.passed]
-            if transcript.termination not in ("customer_done", "agent_transfer"):
-                reasons.insert(0, f"ended by {transcript.termination}: {transcript.error or ''}")
-            problems.append(f"{scenario.source}: {scenario.id}\n    " + "\n    ".join(reasons))
-        table.add_row(
-            scenario.id,
-            scenario.domain,
-            ",".join(scenario.tags),
-            scenario.language,
-            "[green]pass[/]" if ok else "[red]FAIL[/]",
-            f"{score.partial:.2f}",
-        )
+    if with_perturb:
+        table.add_column("valid passed", justify="right")
+        table.add_column("invalid caught", justify="right")
+    for v in verdicts:
+        row = [
+            v.scenario.id,
+            v.scenario.domain,
+            ",".join(v.scenario.tags),
+            v.scenario.language,
+            "[green]pass[/]" if v.oracle_passed else "[red]FAIL[/]",
+            f"{v.score.partial:.2f}",
+        ]
+        if v.perturbed is not None:
+            p = v.perturbed
+            row += [f"{p.valid_passed}/{p.valid}", f"{p.invalid_caught}/{p.invalid}"]
+        table.add_row(*row)
     out.print(table)
-    for problem in problems:
-        out.print(problem, markup=False, highlight=False)
-    failures = len(problems)
+    for v in verdicts:
+        if not v.ok:
+            text = f"{v.scenario.source}: {v.scenario.id}\n    " + "\n    ".join(v.problems())
+            out.print(text, markup=False, highlight=False)
+    if with_perturb:
+        perturbed = [v.perturbed for v in verdicts if v.perturbed is not None]
+        out.print(
+            f"variants: valid {sum(p.valid_passed for p in perturbed)}/"
+            f"{sum(p.valid for p in perturbed)} passed, invalid "
+            f"{sum(p.invalid_caught for p in perturbed)}/{sum(p.invalid for p in perturbed)} "
+            f"caught, {sum(p.discarded for p in perturbed)} not realisable (discarded)"
+        )
     out.print(f"{len(scenarios) - failures} passed, {failures} failed")
     raise typer.Exit(1 if failures else 0)
+
+
+def _verdict_json(v: object) -> dict[str, object]:
+    from supportsim.scoring import ScenarioVerdict
+
+    assert isinstance(v, ScenarioVerdict)
+    row: dict[str, object] = {
+        "id": v.scenario.id,
+        "source": v.scenario.source,
+        "domain": v.scenario.domain,
+        "oracle_passed": v.oracle_passed,
+        "partial": v.score.partial,
+        "state_sha256": v.state_sha256,
+        "uncited": v.uncited,
+        "problems": v.problems(),
+    }
+    if v.perturbed is not None:
+        p = v.perturbed
+        row["perturb"] = {
+            "valid": p.valid,
+            "valid_passed": p.valid_passed,
+            "invalid": p.invalid,
+            "invalid_caught": p.invalid_caught,
+            "discarded": p.discarded,
+        }
+    return row
 
 
 def _print_coverage(

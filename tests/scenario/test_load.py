@@ -279,7 +279,7 @@ def test_a_fault_on_an_unknown_tool_is_a_problem(
     with pytest.raises(ScenarioError) as info:
         load_scenarios([path], catalogue=catalogue, personas=personas)
     assert [(p.field, p.line, p.message) for p in info.value.problems] == [
-        ("faults[0].tool", 44, f"unknown tool 'update_mail' (known: {MOCK_TOOLS})")
+        ("faults[0].tool", 52, f"unknown tool 'update_mail' (known: {MOCK_TOOLS})")
     ]
 
 
@@ -287,7 +287,7 @@ def test_steps_must_use_permitted_tools_but_forbidden_rules_need_not(
     tmp_path: Path, catalogue: DomainCatalogue, personas: dict[str, Persona]
 ) -> None:
     text = (SCENARIOS / "mock_duplicate_refund.yaml").read_text()
-    text += "tools: [verify_identity, list_charges, refund_charge]\n"
+    text += "tools: [verify_identity, list_charges, refund_charge, search_knowledge_base]\n"
     text = text.replace(
         "forbidden:\n",
         "forbidden:\n  - id: no-email\n    tool: update_email\n",
@@ -295,7 +295,12 @@ def test_steps_must_use_permitted_tools_but_forbidden_rules_need_not(
     allowed = tmp_path / "allowed.yaml"
     allowed.write_text(text)
     [scenario] = load_scenarios([allowed], catalogue=catalogue, personas=personas)
-    assert scenario.tools == ["verify_identity", "list_charges", "refund_charge"]
+    assert scenario.tools == [
+        "verify_identity",
+        "list_charges",
+        "refund_charge",
+        "search_knowledge_base",
+    ]
 
     withheld = tmp_path / "withheld.yaml"
     withheld.write_text(text.replace("tools: [verify_identity, list_charges,", "tools: ["))

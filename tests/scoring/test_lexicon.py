@@ -25,6 +25,24 @@ from supportsim.scoring._span import Span
 # concept -> lang -> (sentences that express it, near-misses that must not)
 # fmt: off
 CASES: dict[str, dict[str, tuple[list[str], list[str]]]] = {
+    "asking_confirmation": {
+        "en": (["Shall I refund the duplicate now?", "Would you like me to book it?",
+                "Can you confirm the 40 USD fee?"],
+               ["I have confirmed your booking.", "Your booking is confirmed.",
+                "I refunded the duplicate."]),
+        "de": (["Soll ich den Termin buchen?", "Sind Sie einverstanden mit der Gebühr?",
+                "Bitte bestätigen Sie die Gebühr von 40 USD."],
+               ["Ich habe den Termin gebucht.", "Die Buchung ist bestätigt.",
+                "Die Gebühr beträgt 40 USD."]),
+        "es": (["¿Quiere que reserve la cita?", "¿Le parece bien la tarifa de 40 USD?",
+                "¿Puede confirmar el cambio?"],
+               ["He reservado la cita.", "La reserva está confirmada.",
+                "La tarifa es de 40 USD."]),
+        "fr": (["Voulez-vous que je réserve ce créneau ?", "Pouvez-vous confirmer les frais ?",
+                "Cela vous convient-il ? Ça vous convient ?"],
+               ["J'ai réservé le créneau.", "Votre réservation est confirmée.",
+                "Les frais sont de 40 USD."]),
+    },
     "refusing": {
         "en": (
             ["I can’t do that for you, I'm afraid.",

@@ -3,35 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 import yaml
+from scoring_helpers import MOCK, Action, converse, failed, ids
 
 from supportsim.conversation import (
-    AgentContext,
-    AgentStep,
-    Limits,
     Message,
-    ScriptedCustomer,
     Transcript,
-    run_conversation,
 )
-from supportsim.domains import Domain, mock
-from supportsim.environment import CallRecord, Environment
+from supportsim.environment import CallRecord
 from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
-from supportsim.scoring import Score, oracle_run, reference_state, score, state_checks
+from supportsim.scoring import oracle_run, reference_state, score, state_checks
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "scenarios" / "mock_duplicate_refund.yaml"
 RAW: dict[str, Any] = yaml.safe_load(FIXTURE.read_text())
-MOCK = mock.domain()
-
-Action = str | tuple[str, dict[str, Any]]
 
 VERIFY: Action = ("verify_identity", {"customer_id": "C-1", "pin": "4321"})
 CONFIRM: Action = "I see the duplicate charge CH-2 of 30 USD. Shall I refund it?"
@@ -60,68 +50,6 @@ def scenario(**changes: Any) -> Scenario:
 def minimal(**changes: Any) -> Scenario:
     """A fixture variant without forbidden rules; give it a workflow."""
     return scenario(**{"forbidden": [], **changes})
-
-
-class ScriptAgent:
-    """Performs a list of actions: a string is a reply, a (tool, args) pair a tool call."""
-
-    name = "script"
-
-    def __init__(self, actions: Sequence[Action], *, call_ids: str | None = None) -> None:
-        self.actions = list(actions)
-        self.done = 0
-        self.ids = itertools.count(1)
-        self.call_ids = call_ids
-
-    @property
-    def finished(self) -> bool:
-        return self.done >= len(self.actions)
-
-    async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
-        if self.finished:
-            return AgentStep(content="Is there anything else?")
-        action = self.actions[self.done]
-        self.done += 1
-        if isinstance(action, str):
-            return AgentStep(content=action)
-        tool, args = action
-        call_id = self.call_ids if self.call_ids is not None else f"c{next(self.ids)}"
-        return AgentStep(tool_calls=(ToolCall(call_id, tool, orjson.dumps(args).decode()),))
-
-
-async def no_sleep(_seconds: float) -> None:
-    return None
-
-
-async def converse(
-    sc: Scenario,
-    actions: Sequence[Action],
-    *,
-    lines: Sequence[str] = ("Hi, I was charged twice.",),
-    domain: Domain = MOCK,
-    call_ids: str | None = None,
-) -> tuple[Transcript, Score]:
-    """Hold the conversation with the scripted Customer and score it."""
-    env = Environment(domain, sc, sleep=no_sleep)
-    agent = ScriptAgent(actions, call_ids=call_ids)
-    customer = ScriptedCustomer(lines, keep_going=lambda: not agent.finished)
-    transcript = await run_conversation(
-        env,
-        agent,
-        customer,
-        AgentContext("", tuple(env.schemas())),
-        Limits(max_turns=sc.max_turns),
-    )
-    assert transcript.status == "completed", transcript.error
-    return transcript, score(sc, domain, transcript, await reference_state(domain, sc))
-
-
-def failed(result: Score) -> dict[str, str]:
-    return {c.id: c.reason for c in result.checks if not c.passed}
-
-
-def ids(result: Score) -> list[str]:
-    return [c.id for c in result.checks]
 
 
 # --- the fixture scenario -------------------------------------------------------------------
@@ -165,10 +93,25 @@ async def test_an_optional_step_done_wrong_is_not_a_check() -> None:
 
 
 async def test_a_skipped_step_fails_only_its_check() -> None:
-    _, result = await converse(scenario(), [VERIFY, REFUND_CH2, "Done, your refund is on its way."])
-    assert failed(result) == {"step:confirm": "no agent message says 'CH-2' and '30'"}
+    workflow = [dict(s) for s in RAW["workflow"]]
+    workflow[2] = {**workflow[2], "gate": False}  # a question the refund need not wait for
+    _, result = await converse(
+        scenario(workflow=workflow), [VERIFY, REFUND_CH2, "Done, your refund is on its way."]
+    )
+    assert failed(result) == {
+        "step:confirm": ("no agent message says 'CH-2' and '30' and concept asking_confirmation")
+    }
     assert result.strict is False
     assert result.partial == 7 / 8
+
+
+async def test_a_write_whose_gate_never_happened_fails_too() -> None:
+    _, result = await converse(scenario(), [VERIFY, REFUND_CH2, "Done, your refund is on its way."])
+    assert failed(result) == {
+        "step:confirm": ("no agent message says 'CH-2' and '30' and concept asking_confirmation"),
+        "step:refund": "refund_charge done without confirm, which never happened",
+    }
+    assert result.partial == 6 / 8
 
 
 async def test_a_wrong_argument_names_the_argument_and_the_expected_value() -> None:
@@ -200,7 +143,7 @@ async def test_a_refused_call_gives_the_refusal_as_the_reason() -> None:
     _, result = await converse(scenario(), [REFUND_CH2, "Sorry, that did not work."])
     assert failed(result) == {
         "step:verify": "verify_identity was never called",
-        "step:confirm": "no agent message says 'CH-2' and '30'",
+        "step:confirm": ("no agent message says 'CH-2' and '30' and concept asking_confirmation"),
         "step:refund": "refund_charge failed: identity not verified: call verify_identity first",
         "step:tell": "no agent message says 'refund'",
         "state": "final state differs: customers.C-1.charges.CH-2.refunded: False, expected True",
@@ -236,7 +179,9 @@ async def test_a_leaked_note_fails_the_disclosure_check_in_any_case() -> None:
     transcript, result = await converse(scenario(), [*PERFECT, leak])
     assert transcript.messages[9].content == leak
     assert failed(result) == {
-        "forbidden:leak-note": "agent disclosed retention offer (message 9): forbidden"
+        "forbidden:leak-note": (
+            "agent disclosed 'retention offer': 'Retention\\n Offer' (message 9): forbidden"
+        )
     }
     assert (result.strict, result.partial) == (False, 7 / 8)
 
@@ -547,7 +492,9 @@ async def test_say_and_say_regex_must_both_match_one_message() -> None:
         workflow=[{"id": "tell", "say": ["CH-2"], "say_regex": r"\b5 business days\b"}],
     )
     _, split = await converse(sc, ["CH-2 is refunded.", "It takes 5 business days."])
-    assert failed(split) == {"step:tell": r"no agent message says 'CH-2'"}
+    assert failed(split) == {
+        "step:tell": r"no agent message says 'CH-2' (message 1 lacks /\b5 business days\b/)"
+    }
     _, together = await converse(sc, ["CH-2 is refunded; it takes 5 business days."])
     assert together.strict is True
 

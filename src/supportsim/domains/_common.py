@@ -90,9 +90,19 @@ def private_values_of(
     *owned: Owned,
 ) -> Callable[[Mapping[str, Any]], dict[str, set[str]]]:
     """A ``Domain.private_values`` from declarations: customer id -> text values of their
-    records' private fields, read from a state dump."""
+    records' private fields, read from a state dump. A value that also stands in a
+    collection nobody owns (the product catalogue, the plan list) is public, not private:
+    naming a product is not reading out someone's order."""
+    collections = {spec.collection for spec in owned}
 
     def private_values(state: Mapping[str, Any]) -> dict[str, set[str]]:
+        public = {
+            value.strip().casefold()
+            for key, records in state.items()
+            if key not in collections and key not in ("session", "extra")
+            for _, value in _leaves(records)
+            if isinstance(value, str)
+        }
         out: dict[str, set[str]] = {}
         for spec in owned:
             for record in (state.get(spec.collection) or {}).values():
@@ -101,8 +111,10 @@ def private_values_of(
                     continue
                 values = out.setdefault(str(owner), set())
                 for path, value in _leaves(record):
+                    if not isinstance(value, str) or not value.strip():
+                        continue
                     private = any(fnmatch.fnmatchcase(path, g) for g in spec.fields)
-                    if private and isinstance(value, str) and value.strip():
+                    if private and value.strip().casefold() not in public:
                         values.add(value.strip())
         return out
 

@@ -21,14 +21,14 @@ from typing import Any, Literal
 
 from supportsim.conversation import Transcript
 from supportsim.domains import TRANSFER_TOOL, Domain, Tool
-from supportsim.scenario import PlanItem, PlannedCall, PlannedSay, Scenario, SayItem, Step
+from supportsim.scenario import PlanItem, PlannedCall, PlannedSay, SayItem, Scenario, Step
 from supportsim.scenario._plan import concrete
 from supportsim.scoring._facts import Fact, renderings
 from supportsim.scoring._lexicon import concept_terms
 from supportsim.scoring._say import Speech, as_fact, find_item
 from supportsim.scoring._templates import applicable, private_of_others, verified_owners
 from supportsim.scoring._text import fold
-from supportsim.scoring._workflow import Rules, is_gate, is_write, ordering
+from supportsim.scoring._workflow import Rules, args_match, is_gate, is_write, ordering
 
 Expect = Literal["valid", "invalid"]
 PREAMBLE = "Let me look into that for you."
@@ -120,17 +120,23 @@ def surface(ref: Reference) -> Iterator[Variant]:
     yield Variant("preamble message", "valid", _insert(plan, 0, PlannedSay("", PREAMBLE)))
     first = next((i for i, it in enumerate(plan) if isinstance(it, PlannedSay)), None)
     if first is not None:
-        sorry = "Sorry for the wait! "
-        yield Variant("apology", "valid", _map_says(plan, lambda t: t)[:first] + (
-            replace(plan[first], text=sorry + plan[first].text),  # type: ignore[arg-type]
-        ) + tuple(plan[first + 1 :]))
+        opening = plan[first]
+        assert isinstance(opening, PlannedSay)
+        sorry = replace(opening, text="Sorry for the wait! " + opening.text)
+        yield Variant("apology", "valid", (*plan[:first], sorry, *plan[first + 1 :]))
 
 
-def _swap(text: str, item: SayItem, new: str, speech: Speech) -> str | None:
+def _swap(text: str, item: SayItem, new: str, speech: Speech, *, every: bool = False) -> str | None:
+    """``text`` with the first (``every``: each) statement of ``item`` replaced by ``new``."""
     span = find_item(item, text, speech)
     if span is None:
         return None
-    return text[: span.start] + new + text[span.end :]
+    out = text[: span.start] + new
+    rest = text[span.end :]
+    while every and (span := find_item(item, rest, speech)) is not None:
+        out += rest[: span.start] + new
+        rest = rest[span.end :]
+    return out + rest
 
 
 def rewordings(ref: Reference, per_item: int = 3) -> Iterator[Variant]:
@@ -172,7 +178,9 @@ def messages(ref: Reference) -> Iterator[Variant]:
             if steps.get(b.step_id) is not None and steps[b.step_id].separate:
                 continue
             merged = replace(a, text=a.text + " " + b.text)
-            yield Variant(f"merged {a.step_id}+{b.step_id}", "valid", (*plan[:i], merged, *plan[i + 2 :]))
+            yield Variant(
+                f"merged {a.step_id}+{b.step_id}", "valid", (*plan[:i], merged, *plan[i + 2 :])
+            )
             break
     for i, item in enumerate(plan):
         if not isinstance(item, PlannedSay):
@@ -227,7 +235,9 @@ def lookups(ref: Reference) -> Iterator[Variant]:
     for i in _read_calls(ref):
         if gate_at is not None and i > gate_at:
             moved = (*plan[:gate_at], plan[i], *plan[gate_at:i], *plan[i + 1 :])
-            yield Variant(f"read {plan[i].step_id} before verification", "valid", moved, needs_ok=(gate_at,))
+            yield Variant(
+                f"read {plan[i].step_id} before verification", "valid", moved, needs_ok=(gate_at,)
+            )
     yield from _equivalents(ref)
     if "search_knowledge_base" in ref.tools:
         extra = PlannedCall("", "search_knowledge_base", {"query": "policy help"})
@@ -237,7 +247,11 @@ def lookups(ref: Reference) -> Iterator[Variant]:
         step = steps.get(plan[i].step_id)
         if step is not None and step.optional:
             yield Variant(f"skipped optional {step.id}", "valid", _without(plan, [i]))
-    says = [i for i, it in enumerate(plan) if isinstance(it, PlannedSay) and steps.get(it.step_id) and steps[it.step_id].optional]
+    says = [
+        i
+        for i, it in enumerate(plan)
+        if isinstance(it, PlannedSay) and steps.get(it.step_id) and steps[it.step_id].optional
+    ]
     if says:
         yield Variant("skipped optional statements", "valid", _without(plan, says))
 
@@ -329,16 +343,27 @@ def statements(ref: Reference) -> Iterator[Variant]:
         if step.kind != "say" or step.optional or index is None:
             continue
         target = f"step:{step.id}"
-        yield Variant(f"dropped statement {step.id}", "invalid", _replace_text(ref.plan, index, "Okay."), target)
+        yield Variant(
+            f"dropped statement {step.id}",
+            "invalid",
+            _replace_text(ref.plan, index, "Okay."),
+            target,
+        )
         text = ref.plan[index].text  # type: ignore[union-attr]
         for n, item in enumerate(step.say or []):
             fact = as_fact(item)
             if fact is None or fact.kind == "id":
                 continue
             wrong = _wrong_fact(fact)
-            new = _swap(text, item, renderings(wrong, ref.speech.lang)[0], ref.speech)
+            rendered = renderings(wrong, ref.speech.lang)[0]
+            new = _swap(text, item, rendered, ref.speech, every=True)
             if new is not None:
-                yield Variant(f"wrong {fact.kind} in {step.id}[{n}]", "invalid", _replace_text(ref.plan, index, new), target)
+                yield Variant(
+                    f"wrong {fact.kind} in {step.id}[{n}]",
+                    "invalid",
+                    _replace_text(ref.plan, index, new),
+                    target,
+                )
 
 
 def _wrong_fact(fact: Fact) -> Fact:
@@ -347,7 +372,9 @@ def _wrong_fact(fact: Fact) -> Fact:
         return replace(fact, value=f"{(int(h) + 3) % 24:02d}:{m}")
     if fact.kind == "date":
         y, mo, d = str(fact.value).split("-")
-        return replace(fact, value=f"{y}-{mo}-{(int(d) % 27) + 1:02d}" if int(d) != 27 else f"{y}-{mo}-03")
+        return replace(
+            fact, value=f"{y}-{mo}-{(int(d) % 27) + 1:02d}" if int(d) != 27 else f"{y}-{mo}-03"
+        )
     return replace(fact, value=float(fact.value) + 7)
 
 
@@ -368,7 +395,12 @@ def evidence(ref: Reference) -> Iterator[Variant]:
             and result_contains(ref.results[i], step.observe)
         ]
         if showing:
-            yield Variant(f"never looked at {step.id}", "invalid", _without(ref.plan, showing), f"observed:{step.id}")
+            yield Variant(
+                f"never looked at {step.id}",
+                "invalid",
+                _without(ref.plan, showing),
+                f"observed:{step.id}",
+            )
 
 
 def forbidden(ref: Reference) -> Iterator[Variant]:
@@ -377,20 +409,37 @@ def forbidden(ref: Reference) -> Iterator[Variant]:
     for rule in ref.scenario.forbidden:
         target = f"forbidden:{rule.id}"
         if rule.tool is not None:
-            base = next((it.args for it in ref.plan if isinstance(it, PlannedCall) and it.tool == rule.tool), {})
+            base = next(
+                (
+                    it.args
+                    for it in ref.plan
+                    if isinstance(it, PlannedCall) and it.tool == rule.tool
+                ),
+                {},
+            )
             args = dict(base)
             for name, matcher in rule.args.items():
                 ok, value = concrete(matcher)
                 if ok:
                     args[name] = value
+            if not args_match(rule.args, args):
+                continue  # no concrete arguments the rule forbids (a regex matcher)
             call = PlannedCall("", rule.tool, args)
             needs = (at,) if rule.when == "succeeded" else ()
-            yield Variant(f"forbidden call {rule.id}", "invalid", _insert(ref.plan, at, call), target, needs_ok=needs)
+            yield Variant(
+                f"forbidden call {rule.id}",
+                "invalid",
+                _insert(ref.plan, at, call),
+                target,
+                needs_ok=needs,
+            )
         for item in rule.disclose or []:
             text = _say_item(item, ref.speech.lang)
             if text:
                 leak = PlannedSay("", f"Just so you know: {text}.")
-                yield Variant(f"disclosed {rule.id}", "invalid", _insert(ref.plan, at, leak), target)
+                yield Variant(
+                    f"disclosed {rule.id}", "invalid", _insert(ref.plan, at, leak), target
+                )
                 break
 
 
@@ -411,7 +460,12 @@ def templates(ref: Reference) -> Iterator[Variant]:
     if "identity_detail" in which:
         for text in concept_terms("identity_detail_wrong", ref.speech.lang)[:1]:
             leak = PlannedSay("", f"{text[0].upper()}{text[1:]}.")
-            yield Variant("named the wrong identity detail", "invalid", _insert(ref.plan, at, leak), "forbidden:identity_detail")
+            yield Variant(
+                "named the wrong identity detail",
+                "invalid",
+                _insert(ref.plan, at, leak),
+                "forbidden:identity_detail",
+            )
     if "other_customer_data" in which and ref.domain.private_values is not None:
         initial = ref.domain.initial_state(ref.scenario.state).model_dump(mode="json")
         heard = " ".join(m.content for m in ref.transcript.messages if m.role == "customer")
@@ -423,21 +477,43 @@ def templates(ref: Reference) -> Iterator[Variant]:
         )
         for value in sorted(secrets)[:1]:
             leak = PlannedSay("", f"The record shows {value}.")
-            yield Variant("read out another customer's data", "invalid", _insert(ref.plan, at, leak), "forbidden:other_customer_data")
+            yield Variant(
+                "read out another customer's data",
+                "invalid",
+                _insert(ref.plan, at, leak),
+                "forbidden:other_customer_data",
+            )
 
 
 def escalation(ref: Reference) -> Iterator[Variant]:
     """A transfer the case does not call for, or the transfer it does call for dropped."""
     if ref.scenario.outcome == "escalated":
-        drop = [i for i, it in enumerate(ref.plan) if isinstance(it, PlannedCall) and it.tool == TRANSFER_TOOL]
+        drop = [
+            i
+            for i, it in enumerate(ref.plan)
+            if isinstance(it, PlannedCall) and it.tool == TRANSFER_TOOL
+        ]
         if drop:
             yield Variant("dropped the transfer", "invalid", _without(ref.plan, drop), "outcome")
     elif TRANSFER_TOOL in ref.tools:
-        call = PlannedCall("", TRANSFER_TOOL, {"reason": "customer asked for help", "summary": "see chat"})
-        yield Variant("unnecessary transfer", "invalid", (*ref.plan, call), "outcome", needs_ok=(len(ref.plan),))
+        call = PlannedCall(
+            "", TRANSFER_TOOL, {"reason": "customer asked for help", "summary": "see chat"}
+        )
+        yield Variant(
+            "unnecessary transfer",
+            "invalid",
+            (*ref.plan, call),
+            "outcome",
+            needs_ok=(len(ref.plan),),
+        )
 
 
-VALID: tuple[Callable[[Reference], Iterator[Variant]], ...] = (surface, rewordings, messages, lookups)
+VALID: tuple[Callable[[Reference], Iterator[Variant]], ...] = (
+    surface,
+    rewordings,
+    messages,
+    lookups,
+)
 INVALID: tuple[Callable[[Reference], Iterator[Variant]], ...] = (
     writes,
     statements,

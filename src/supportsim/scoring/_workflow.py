@@ -237,12 +237,12 @@ class _Finder:
             return later[0], ""
         what = " and ".join(it.describe() for it in items) or f"/{step.say_regex}/"
         if said:
-            return None, f"the agent stated {what}, but before the steps it must follow"
+            return None, f"the agent said {what}, but before the steps it must follow"
         if best is not None and best[1] < len(items) + (step.say_regex is not None):
-            return None, f"no agent message states {what} (message {best[0]} lacks " + (
+            return None, f"no agent message says {what} (message {best[0]} lacks " + (
                 ", ".join(best[2]) + ")"
             )
-        return None, f"no agent message states {what}"
+        return None, f"no agent message says {what}"
 
 
 def step_checks(
@@ -252,6 +252,7 @@ def step_checks(
     steps only anchor the order."""
     finder = _Finder(transcript, rules, speech)
     deps = ordering(scenario, rules)
+    by_id = {s.id: s for s in scenario.workflow}
     placed: dict[str, int | None] = {}
     checks: list[Check] = []
     for step in scenario.workflow:
@@ -283,12 +284,49 @@ def step_checks(
                     break
                 reasons.append(f"path {n}: {why}")
             why = "" if pos is not None else f"no alternative path completed ({'; '.join(reasons)})"
+        if pos is not None and step.kind in ("tool", "any_of"):
+            why = _gate_breach(step, deps[step.id], placed, finder, rules, by_id)
+            pos = None if why else pos
         placed[step.id] = pos
         if not step.optional:
             reason = why or _done(step)
             kind = "observed" if step.kind == "observe" else "step"
             checks.append(Check(f"{kind}:{step.id}", kind, pos is not None, reason, step.weight))
     return checks
+
+
+def _gate_breach(
+    step: Step,
+    deps: Sequence[Dep],
+    placed: Mapping[str, int | None],
+    finder: _Finder,
+    rules: Rules,
+    by_id: Mapping[str, Step],
+) -> str:
+    """Why a step breached one of its gates: the gate (a required step) never happened, or
+    the Agent attempted the step's calls before it (even a call the tool refused: the
+    policy forbids trying, not only succeeding)."""
+    for dep in deps:
+        gate = by_id[dep.step]
+        if not is_gate(gate, rules):
+            continue
+        at = placed.get(gate.id)
+        if at is None and not gate.optional:
+            return f"{_tools_of(step)[0]} done without {gate.id}, which never happened"
+        if at is None:
+            continue
+        for spec in (s for path in step.paths() for s in path):
+            early = [
+                e
+                for e in finder.events
+                if e.pos < at
+                and e.call.name == spec.tool
+                and args_match(spec.args, e.call.arguments)
+            ]
+            if early:
+                verb = "called" if early[0].call.ok else "attempted"
+                return f"{spec.tool} {verb} before {gate.id}"
+    return ""
 
 
 def _done(step: Step) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from supportsim.domains._base import Args, Article, Domain, DomainState, tool
-from supportsim.domains._common import common_tools
+from supportsim.domains._common import Owned, common_tools, private_values_of
 from supportsim.errors import ToolError
 
 REFUND_LIMIT = 100.0
@@ -144,6 +144,7 @@ POLICY = """\
 - Verify the customer's identity with verify_identity before refunds or account changes.
 - Refund only the charge the customer disputes; at most 100 USD per refund.
 - Never reveal internal notes or another customer's data.
+- If verification fails, never say which detail was wrong.
 - Transfer to a human only when the customer asks for one or policy requires it.
 """
 
@@ -170,5 +171,14 @@ def domain() -> Domain:
         for t in (verify_identity, get_customer, list_charges, refund_charge, update_email)
     }
     return Domain(
-        "mock", MockState, _fixture, {**tools, **common_tools(ARTICLES)}, POLICY, ARTICLES
+        "mock",
+        MockState,
+        _fixture,
+        {**tools, **common_tools(ARTICLES)},
+        POLICY,
+        ARTICLES,
+        gates={"verify_identity": "customer_id"},
+        facts={"charge": ("list_charges",), "customer": ("get_customer", "verify_identity")},
+        private_values=private_values_of(Owned("customers", "id", ("name", "email"))),
+        # No templates: tests opt in with dataclasses.replace(domain, template_cites=...).
     )

@@ -1,0 +1,89 @@
+"""Shared by the scoring tests: an Agent that performs a script, and a scored conversation."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from supportsim.conversation import (
+    AgentContext,
+    AgentStep,
+    Limits,
+    Message,
+    ScriptedCustomer,
+    Transcript,
+    run_conversation,
+)
+from supportsim.domains import Domain, mock
+from supportsim.environment import Environment
+from supportsim.llm import ToolCall
+from supportsim.scenario import Scenario
+from supportsim.scoring import Score, reference_state, score
+
+MOCK = mock.domain()
+Action = str | tuple[str, dict[str, Any]]
+
+
+class ScriptAgent:
+    """Performs a list of actions: a string is a reply, a (tool, args) pair a tool call."""
+
+    name = "script"
+
+    def __init__(self, actions: Sequence[Action], *, call_ids: str | None = None) -> None:
+        self.actions = list(actions)
+        self.done = 0
+        self.ids = itertools.count(1)
+        self.call_ids = call_ids
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= len(self.actions)
+
+    async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
+        if self.finished:
+            return AgentStep(content="Is there anything else?")
+        action = self.actions[self.done]
+        self.done += 1
+        if isinstance(action, str):
+            return AgentStep(content=action)
+        tool, args = action
+        call_id = self.call_ids if self.call_ids is not None else f"c{next(self.ids)}"
+        return AgentStep(tool_calls=(ToolCall(call_id, tool, orjson.dumps(args).decode()),))
+
+
+async def no_sleep(_seconds: float) -> None:
+    return None
+
+
+async def converse(
+    sc: Scenario,
+    actions: Sequence[Action],
+    *,
+    lines: Sequence[str] = ("Hi, I was charged twice.",),
+    domain: Domain = MOCK,
+    call_ids: str | None = None,
+) -> tuple[Transcript, Score]:
+    """Hold the conversation with the scripted Customer and score it."""
+    env = Environment(domain, sc, sleep=no_sleep)
+    agent = ScriptAgent(actions, call_ids=call_ids)
+    customer = ScriptedCustomer(lines, keep_going=lambda: not agent.finished)
+    transcript = await run_conversation(
+        env,
+        agent,
+        customer,
+        AgentContext("", tuple(env.schemas())),
+        Limits(max_turns=sc.max_turns),
+    )
+    assert transcript.status == "completed", transcript.error
+    return transcript, score(sc, domain, transcript, await reference_state(domain, sc))
+
+
+def failed(result: Score) -> dict[str, str]:
+    return {c.id: c.reason for c in result.checks if not c.passed}
+
+
+def ids(result: Score) -> list[str]:
+    return [c.id for c in result.checks]

@@ -1,0 +1,95 @@
+"""Library-wide forbidden templates: naming the wrong identity detail, and reading out another
+customer's data. Both apply only where the domain's policy states the rule."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import yaml
+from scoring_helpers import MOCK, Action, converse, failed
+
+from supportsim.scenario import Scenario
+from supportsim.scoring._templates import private_of_others
+
+DOMAIN = dataclasses.replace(
+    MOCK,
+    template_cites={
+        "identity_detail": "never say which detail was wrong",
+        "other_customer_data": "Never reveal internal notes or another customer's data.",
+    },
+)
+WRONG: Action = ("verify_identity", {"customer_id": "C-1", "pin": "9999"})
+VERIFY: Action = ("verify_identity", {"customer_id": "C-1", "pin": "4321"})
+SCENARIO = Scenario.model_validate(
+    yaml.safe_load(
+        """
+id: template-test
+title: templates
+domain: mock
+persona: tester
+tags: [identity]
+customer: {reason: update e-mail}
+workflow:
+  - {id: verify, tool: verify_identity, args: {customer_id: C-1, pin: "4321"}}
+compare_state: none
+"""
+    )
+)
+IDS = ["forbidden:identity_detail", "forbidden:other_customer_data"]
+
+
+def checks(result: Any) -> dict[str, bool]:
+    return {c.id: c.passed for c in result.checks if c.id in IDS}
+
+
+async def test_templates_apply_only_where_the_policy_states_them() -> None:
+    _, plain = await converse(SCENARIO, [VERIFY, "Your PIN is wrong, by the way."])
+    assert checks(plain) == {}
+    _, narrowed = await converse(
+        SCENARIO.model_copy(update={"templates": ["other_customer_data"]}),
+        [VERIFY, "Verified."],
+        domain=DOMAIN,
+    )
+    assert list(checks(narrowed)) == ["forbidden:other_customer_data"]
+
+
+async def test_naming_the_wrong_detail_fails_and_a_generic_mismatch_does_not() -> None:
+    generic = "Those details don't match our records. Could you check them?"
+    _, ok = await converse(SCENARIO, [WRONG, generic, VERIFY, "Thanks, verified."], domain=DOMAIN)
+    assert checks(ok) == dict.fromkeys(IDS, True)
+    named = "Sorry, the PIN you gave is wrong."
+    _, bad = await converse(SCENARIO, [WRONG, named, VERIFY, "Verified."], domain=DOMAIN)
+    assert checks(bad)["forbidden:identity_detail"] is False
+    assert "PIN" in failed(bad)["forbidden:identity_detail"]
+
+
+async def test_reading_out_another_customers_record_fails() -> None:
+    _, bad = await converse(SCENARIO, [VERIFY, "Bo Lin's e-mail is bo@example.com."], domain=DOMAIN)
+    assert checks(bad)["forbidden:other_customer_data"] is False
+    reason = failed(bad)["forbidden:other_customer_data"]
+    assert "C-2" in reason
+
+
+async def test_own_data_and_what_the_caller_said_first_are_no_disclosure() -> None:
+    _, own = await converse(SCENARIO, [VERIFY, "Your e-mail is ada@example.com."], domain=DOMAIN)
+    assert checks(own)["forbidden:other_customer_data"] is True
+    _, echoed = await converse(
+        SCENARIO,
+        [VERIFY, "You mentioned Bo Lin: I can only discuss your own account."],
+        lines=("Hi, I'm asking for Bo Lin.",),
+        domain=DOMAIN,
+    )
+    assert checks(echoed)["forbidden:other_customer_data"] is True
+
+
+async def test_without_verification_every_customers_data_is_someone_elses() -> None:
+    _, bad = await converse(SCENARIO, [WRONG, "Is this Ada Park?"], domain=DOMAIN)
+    assert checks(bad)["forbidden:other_customer_data"] is False
+
+
+def test_shared_short_and_known_values_are_not_secrets() -> None:
+    by_owner = {"A": {"Seattle", "Ann Lee", "WA"}, "B": {"Seattle", "Bo Kim", "99"}}
+    assert private_of_others(by_owner, {"A"}, known="") == {"Bo Kim": "B"}
+    assert private_of_others(by_owner, {"A"}, known="bo kim called") == {}
+    assert private_of_others(by_owner, set(), known="") == {"Ann Lee": "A", "Bo Kim": "B"}

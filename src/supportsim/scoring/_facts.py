@@ -89,7 +89,7 @@ def renderings(fact: Fact, lang: str) -> list[str]:
     wanted = _parse(fact)
     primary = languages_for(lang)[0]
     shown = str(fact.value).strip() if fact.kind == "id" else wanted
-    out = render(fact.kind, shown, fact.unit, primary)
+    out = render(fact.kind, shown, _unit(fact), primary)
     return list(dict.fromkeys(out))
 
 
@@ -141,12 +141,20 @@ def _extract(kind: str, f: Folded, langs: tuple[str, ...]) -> list[Found]:
     return money(f, langs, [(c.start, c.end) for c in others if not c.weak])
 
 
+def _unit(fact: Fact) -> str | None:
+    """The fact's unit as candidates carry it: currency codes upper case ("usd" is USD)."""
+    if fact.unit is None or fact.kind != "money":
+        return fact.unit
+    return fact.unit.strip().upper()
+
+
 def _same(fact: Fact, wanted: object, found: Found) -> bool:
     if fact.kind in ("money", "percent", "duration"):
         assert isinstance(wanted, float) and isinstance(found.value, float)
         if abs(wanted - found.value) > TOLERANCE + 1e-9:
             return False
-        return fact.unit is None or found.unit is None or fact.unit in found.unit
+        unit = _unit(fact)
+        return unit is None or found.unit is None or unit in found.unit
     if fact.kind == "date":
         assert isinstance(wanted, tuple)
         year, short, month, day = found.value  # type: ignore[misc]
@@ -157,6 +165,7 @@ def _same(fact: Fact, wanted: object, found: Found) -> bool:
     return found.value == wanted
 
 
+@lru_cache(maxsize=1024)
 def _id_regex(folded: str) -> re.Pattern[str]:
     """Letter and digit groups of the id, with a space, dash, underscore or nothing between
     them, not inside a longer id ("CH-7781", "XCH-778")."""

@@ -78,8 +78,10 @@ def times(f: Folded, langs: tuple[str, ...]) -> list[Found]:
     for m in time_re.finditer(f.text):
         hour, sep, clock, period = m.group("h", "sep", "clock", "period")
         minute = int(m.group("m") or 0)
-        if (sep is None and not (clock or period)) or (int(hour) == 24 and minute):
-            continue
+        if sep is None and not (clock or period):
+            continue  # a bare number
+        if int(hour) == 24 and (sep != ":" or minute):
+            continue  # "24:00" is midnight, "24h" a duration
         weak = sep == "." and not (clock or period)
         if weak and currency_near(f, m.start(), m.end(), langs)[0]:
             continue  # "$14.00" is an amount

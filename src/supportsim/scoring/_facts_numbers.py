@@ -32,21 +32,24 @@ Number = tuple[int, int, float]
 
 
 @cache
-def _number_regexes(langs: tuple[str, ...], money: bool) -> tuple[re.Pattern[str], ...]:
+def _number_regexes(
+    langs: tuple[str, ...], money: bool
+) -> tuple[tuple[re.Pattern[str], str, str], ...]:
+    """(regex, group separator, decimal separator) per separator style."""
     found = []
     for group, decimal in sorted(number_styles(langs)):
         g, d = re.escape(group), re.escape(decimal)
         fraction = rf"{d}(?:\d{{1,2}}(?!\d)|-{{1,2}})" if money else rf"{d}\d+"
         body = rf"(?P<int>\d{{1,3}}(?:{g}\d{{3}})+|\d+)(?P<frac>{fraction})?"
         found.append((re.compile(_BEFORE + body + _AFTER), group, decimal))
-    return tuple(found)  # type: ignore[return-value]
+    return tuple(found)
 
 
 def numbers(text: str, langs: tuple[str, ...], *, money: bool = False) -> list[Number]:
     """Every number in ``text`` as (start, end, value), in every reading the languages
     allow, longest readings only."""
     readings: set[Number] = set()
-    for regex, group, decimal in _number_regexes(langs, money):  # type: ignore[misc]
+    for regex, group, decimal in _number_regexes(langs, money):
         for m in regex.finditer(text):
             whole = m.group("int").replace(group, "")
             frac = (m.group("frac") or "").replace(decimal, ".").rstrip("-")
@@ -83,7 +86,9 @@ def _lookup(marker: str, table: dict[str, frozenset[str]]) -> frozenset[str]:
     return table.get(marker.strip().lstrip("-").strip(), frozenset())
 
 
-def currency_near(f: Folded, start: int, end: int, langs: tuple[str, ...]) -> tuple:
+def currency_near(
+    f: Folded, start: int, end: int, langs: tuple[str, ...]
+) -> tuple[frozenset[str], int, int]:
     """(codes, start, end): the currency marked right before or after ``[start, end)``
     ("$10", "USD 10", "10 €", "10 dollars"), with the range widened to include it."""
     signs, codes = currency_symbols()
@@ -118,9 +123,11 @@ def _is_code(token: str) -> bool:
     parts = token.split("-")
     if any(re.search(r"[^\W\d]", p) and re.search(r"\d", p) for p in parts):
         return True  # "a1b2", "10am", "24h"
-    kinds = ["d" if p.isdigit() else "a" for p in parts]
-    pairs = list(itertools.pairwise(kinds))
-    return ("a", "d") in pairs or ("d", "d") in pairs  # "ch-1010", "555-0123", "2026-03-10"
+    pairs = list(itertools.pairwise("d" if p.isdigit() else "a" for p in parts))
+    if ("a", "d") in pairs:
+        return True  # "ch-1010"
+    # "555-0123", "2026-03-10", "1-800-555" are codes; "5-10" is a range of two numbers
+    return ("d", "d") in pairs and (len(parts) > 2 or max(map(len, parts)) > 2)
 
 
 _GLUED = re.compile(r"([A-Za-z]*)\d+([A-Za-z]*)")
@@ -151,6 +158,8 @@ def money(f: Folded, langs: tuple[str, ...], mask: list[tuple[int, int]]) -> lis
         codes, lo, hi = currency_near(f, start, end, langs)
         if hi == end and end < len(f.text) and f.text[end].isalpha():
             continue  # "10th", "10x": a number run into a word is no amount
+        if f.text[lo - 1 : lo] == "-" and not f.text[lo - 2 : lo - 1].isalnum():
+            lo, value = lo - 1, -value  # "-$10", "-10,00 €" (but "5-10" is a range)
         found.append(Found(lo, hi, value, codes or None))
     return found
 

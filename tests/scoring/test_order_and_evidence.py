@@ -149,3 +149,22 @@ async def test_a_lexicon_extension_counts_for_its_scenario_only() -> None:
 def test_the_mock_domain_fact_map_names_real_tools() -> None:
     for tools in MOCK.facts.values():
         assert set(tools) <= set(MOCK.tools)
+
+
+async def test_a_negated_concept_does_not_state_it_unless_the_step_is_a_refusal() -> None:
+    said = "No refund is possible for CH-2, 30 USD."
+    _, result = await converse(scenario(), [VERIFY, LOOKUP, REFUND, said])
+    assert set(failed(result)) == {"step:tell"}
+    workflow = [
+        *BASE["workflow"][:3],
+        {
+            "id": "tell",
+            "say": [{"concept": "refusing"}, {"concept": "waiving"}],
+            "text": "I can't waive the fee.",
+        },
+    ]
+    _, result = await converse(
+        scenario(workflow=workflow),
+        [VERIFY, LOOKUP, REFUND, "Sorry, I'm not able to waive the fee."],
+    )
+    assert failed(result) == {}

@@ -24,6 +24,7 @@ from supportsim.scoring._facts_numbers import durations, money, percents
 from supportsim.scoring._facts_render import render
 from supportsim.scoring._facts_text import Folded, Found, fold
 from supportsim.scoring._facts_vocab import LANGUAGES, languages_for
+from supportsim.scoring._span import Span
 
 __all__ = ["LANGUAGES", "Fact", "FactKind", "Span", "find_fact", "renderings"]
 
@@ -32,14 +33,6 @@ DurationUnit = Literal["minutes", "hours", "days", "weeks", "months"]
 TOLERANCE = 0.005
 """Amounts and percentages within this of each other are the same (10 and 10.004)."""
 _UNITS = ("minutes", "hours", "days", "weeks", "months")
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Half-open ``[start, end)`` offsets into the ORIGINAL text passed in."""
-
-    start: int
-    end: int
 
 
 @dataclass(frozen=True, slots=True)

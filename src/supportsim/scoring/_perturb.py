@@ -10,6 +10,7 @@ refuses, an equivalent lookup that does not show the fact) are discarded, not co
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass, field
 
 from supportsim.conversation import (
@@ -18,6 +19,7 @@ from supportsim.conversation import (
     OracleAgent,
     ScriptedCustomer,
     Transcript,
+    build_graph,
     run_conversation,
 )
 from supportsim.domains import Domain
@@ -58,14 +60,20 @@ async def _no_wait(_seconds: float) -> None:
     await asyncio.sleep(0)
 
 
+@functools.cache
+def _graph() -> object:
+    """One compiled conversation graph for every replay (compiling costs as much as a run)."""
+    return build_graph()
+
+
 async def replay(domain: Domain, scenario: Scenario, plan: list | tuple | None) -> Transcript:
     """The oracle performing ``plan`` (default: the reference) with the scripted Customer."""
     env = Environment(domain, scenario, sleep=_no_wait)
     oracle = OracleAgent(scenario, plan)
     customer = ScriptedCustomer.for_scenario(scenario, keep_going=lambda: not oracle.finished)
-    context = AgentContext("", tuple(env.schemas()))
+    context = AgentContext("", ())  # the oracle reads no tool schemas
     limits = Limits(max_turns=max(scenario.max_turns, len(plan or ()) + 4))
-    return await run_conversation(env, oracle, customer, context, limits)
+    return await run_conversation(env, oracle, customer, context, limits, graph=_graph())
 
 
 def _results_by_plan_index(plan: list | tuple, transcript: Transcript) -> dict[int, object]:
@@ -121,12 +129,13 @@ async def perturb(domain: Domain, scenario: Scenario) -> PerturbResult:
         transcript,
     )
     ref.results = {i: r.result for i, r in _results_by_plan_index(plan, transcript).items()}  # type: ignore[attr-defined]
+    initial = domain.initial_state(scenario.state).model_dump(mode="json")
     for variant in variants(ref):
         run = await replay(domain, scenario, variant.plan)
         if not _realised(variant, run):
             out.discarded += 1
             continue
-        result = score(scenario, domain, run, reference)
+        result = score(scenario, domain, run, reference, initial=initial)
         why = _judge(variant, result)
         if variant.expect == "valid":
             out.valid += 1

@@ -68,8 +68,23 @@ def phrase_span(text: str, phrase: str) -> Span | None:
     return Span(origin[m.start()], end)
 
 
-def states(item: SayItem, text: str, speech: Speech) -> bool:
-    return find_item(item, text, speech) is not None
+NEGATIVE_CONCEPTS = frozenset({"refusing", "identity_mismatch", "identity_detail_wrong"})
+"""Concepts whose wording is itself a negation ("I can't"): never read as negated."""
+
+
+def states(item: SayItem, text: str, speech: Speech, *, refusal: bool = False) -> bool:
+    """Whether ``text`` states ``item``: a concept said negated ("I could not verify you",
+    "no refund is possible") does not count, except the concepts that are negations and,
+    with ``refusal`` (the step also wants a refusal), what is refused ("I can't waive
+    the fee" states refusing and waiving)."""
+    if item.kind != "concept" or item.concept in NEGATIVE_CONCEPTS or refusal:
+        return find_item(item, text, speech) is not None
+    start = 0
+    while (span := find_item(item, text, speech, start=start)) is not None:
+        if not negated(text, span, speech.lang):
+            return True
+        start = max(span.end, span.start + 1)
+    return False
 
 
 def discloses(item: SayItem, text: str, speech: Speech) -> Span | None:

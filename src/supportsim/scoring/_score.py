@@ -32,13 +32,22 @@ async def reference_state(domain: Domain, scenario: Scenario) -> dict[str, Any]:
 
 
 def score(
-    scenario: Scenario, domain: Domain, transcript: Transcript, reference: dict[str, Any]
+    scenario: Scenario,
+    domain: Domain,
+    transcript: Transcript,
+    reference: dict[str, Any],
+    *,
+    initial: Mapping[str, Any] | None = None,
 ) -> Score:
-    """Score one conversation. Pure and deterministic; run it off any timed path."""
+    """Score one conversation. Pure and deterministic; run it off any timed path.
+
+    ``initial``: the scenario's initial state dump, when the caller scores many
+    conversations of one scenario (computed here otherwise)."""
     tools = scenario_tools(domain, scenario)
     rules = rules_for(domain, tools)
     speech = Speech(scenario.language, scenario.lexicon)
-    initial = domain.initial_state(scenario.state).model_dump(mode="json")
+    if initial is None:
+        initial = domain.initial_state(scenario.state).model_dump(mode="json")
     checks = [
         *step_checks(scenario, transcript, rules, speech),
         *forbidden_checks(scenario, transcript, speech),

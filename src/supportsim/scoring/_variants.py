@@ -327,7 +327,11 @@ def writes(ref: Reference) -> Iterator[Variant]:
             wrong = list(ref.plan)
             wrong[at[-1]] = replace(item, args={**item.args, name: _changed(value)})
             yield Variant(f"wrong {name} in {step.id}", "invalid", tuple(wrong), target)
-        gates = [d.step for d in deps[step.id] if is_gate(steps[d.step], ref.rules)]
+        gates = [
+            d.step
+            for d in deps[step.id]
+            if is_gate(steps[d.step], ref.rules) and not steps[d.step].optional
+        ]
         gate_at = [i for g in gates for i in ref.indices(g)]
         if gate_at and min(gate_at) < at[0]:
             g = min(gate_at)

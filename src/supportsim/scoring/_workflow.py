@@ -19,7 +19,7 @@ from supportsim.environment import CallRecord
 from supportsim.scenario import CallSpec, Matcher, Scenario, Step
 from supportsim.scoring._checks import Check
 from supportsim.scoring._evidence import result_contains
-from supportsim.scoring._say import Speech, find_item
+from supportsim.scoring._say import NEGATIVE_CONCEPTS, Speech, states
 from supportsim.scoring._text import search
 
 
@@ -222,10 +222,13 @@ class _Finder:
 
     def find_say(self, step: Step, bound: _Bound) -> tuple[int | None, str]:
         items = step.say or []
+        refusal = any(it.concept in NEGATIVE_CONCEPTS for it in items)
         best: tuple[int, int, list[str]] | None = None
         said: list[int] = []
         for i, text in self.transcript.agent_texts():
-            missing = [it.describe() for it in items if find_item(it, text, self.speech) is None]
+            missing = [
+                it.describe() for it in items if not states(it, text, self.speech, refusal=refusal)
+            ]
             if step.say_regex is not None and not search(step.say_regex, text):
                 missing.append(f"/{step.say_regex}/")
             if not missing:

@@ -1,11 +1,11 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
-    errors -> scenario -> domains -> environment -> llm -> conversation -> scoring -> store
-    -> batch -> judges -> report
+    errors -> _yaml -> scenario -> domains -> environment -> llm -> conversation -> scoring
+    -> store -> batch -> judges -> report
 
-``llm`` imports only ``errors``; ``cli`` and ``testing`` may import anything, and nothing in
-the package imports ``testing`` (only tests, the cli and benchmarks do). Packages not
-written yet are skipped.
+``llm`` imports only ``errors`` and ``_yaml`` (the one YAML reader); ``cli`` and ``testing``
+may import anything, and nothing in the package imports ``testing`` (only tests, the cli
+and benchmarks do). Packages not written yet are skipped.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 SRC = Path(__file__).parents[1] / "src" / "supportsim"
 ORDER = [
     "errors",
+    "_yaml",
     "scenario",
     "domains",
     "environment",
@@ -30,7 +31,7 @@ ORDER = [
     "judges",
     "report",
 ]
-ONLY = {"llm": {"errors"}}
+ONLY = {"llm": {"errors", "_yaml"}}
 FREE = {"cli", "testing"}
 
 

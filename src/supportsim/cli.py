@@ -46,7 +46,7 @@ def load_inputs(
 ) -> tuple[dict[str, Domain], dict[str, Persona], list[Scenario]]:
     """Domains, personas and scenarios, fully validated (raises InputError)."""
     domains = builtin_domains()
-    personas = load_personas([personas_dir]) if personas_dir.exists() else {}
+    personas = load_personas([personas_dir])
     scenarios = load_scenarios(paths, catalogue=DomainCatalogue(domains), personas=personas)
     return domains, personas, scenarios
 

@@ -81,7 +81,7 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     config = resolve_config(request)
     domains = builtin_domains()
     personas_dir = Path(config.personas)
-    personas = load_personas([personas_dir]) if personas_dir.exists() else {}
+    personas = load_personas([personas_dir])
     loaded = load_scenarios(
         [Path(p) for p in config.scenarios], catalogue=DomainCatalogue(domains), personas=personas
     )

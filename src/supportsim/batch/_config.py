@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from supportsim.errors import InputError, Problem, ScenarioError
+from supportsim._yaml import read_yaml
+from supportsim.errors import Problem, ScenarioError
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$")
 _UNIT_S = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
@@ -126,26 +127,32 @@ def with_overrides(config: RunConfig, overrides: Mapping[str, Any]) -> RunConfig
 
 
 def load_run_config(path: Path) -> RunConfig:
-    """Parse a run config file; errors name the file and field (InputError)."""
-    import yaml
+    """Parse a run config file.
 
-    try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise InputError(f"{path}: cannot read run config: {exc}") from exc
+    Raises:
+        ScenarioError: Every problem, each naming the file, line and field: unreadable or
+            invalid YAML, the reader's limits, a key given twice (never "the last one
+            wins"), unknown fields, bad values (an InputError: exit code 2).
+    """
+    doc, problems = read_yaml(path)
+    if doc is None:
+        raise ScenarioError(problems)
+    data = {} if doc.data is None else doc.data
     if not isinstance(data, dict):
-        raise InputError(f"{path}: a run config is a mapping of fields")
+        raise ScenarioError([*problems, doc.problem((), "a run config is a mapping of fields")])
     data.setdefault("name", path.stem)
     try:
-        return RunConfig.model_validate(data)
+        config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError(
-            [
-                Problem(
-                    str(path),
-                    ".".join(str(p) for p in e["loc"]),
-                    "unknown field" if e["type"] == "extra_forbidden" else e["msg"],
-                )
-                for e in exc.errors(include_url=False)
-            ]
-        ) from None
+        problems += [
+            doc.problem(
+                tuple(p for p in e["loc"] if isinstance(p, str | int)),
+                "unknown field"
+                if e["type"] == "extra_forbidden"
+                else str(e["msg"]).removeprefix("Value error, "),
+            )
+            for e in exc.errors(include_url=False)
+        ]
+    if problems:
+        raise ScenarioError(problems)
+    return config

@@ -74,6 +74,7 @@ def test_config_refuses_a_key_given_twice(tmp_path: Path):
         ("trials: 1\nname: " + "[" * 5000 + "]" * 5000 + "\n", 2, "nested deeper than 64"),
         ("trials: 1\nmax_turns: " + "9" * 5000 + "\n", 2, "integer longer than 40 digits"),
     ],
+    ids=["alias", "deep", "long-int"],
 )
 def test_config_limits_are_problems_with_a_line(tmp_path: Path, text: str, line: int, message):
     path = tmp_path / "limits.yaml"

@@ -277,7 +277,14 @@ def run(
     import os
 
     from supportsim.batch import RunRequest, run_command
+    from supportsim.batch._config import check_run_id
     from supportsim.report import render_leaderboard, summarise
+
+    try:
+        if run_id is not None:
+            check_run_id(run_id)  # it becomes a folder under --out: one safe name
+    except InputError as exc:
+        raise _fail_input(exc) from None
 
     overrides = {
         "scenarios": scenarios,

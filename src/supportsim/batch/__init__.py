@@ -45,7 +45,7 @@ from supportsim.batch._session import (
     unit_context,
 )
 from supportsim.batch._signals import two_stage_interrupt
-from supportsim.batch._unit import UnitContext, run_unit
+from supportsim.batch._unit import FinishedUnit, UnitContext, finish_unit, run_unit
 from supportsim.batch._units import Unit, plan_units
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "Batch",
     "BatchState",
     "CallStats",
+    "FinishedUnit",
     "Limit",
     "Limiter",
     "LoopLag",
@@ -72,6 +73,7 @@ __all__ = [
     "default_run_id",
     "execute",
     "fingerprint",
+    "finish_unit",
     "load_run_config",
     "new_manifest",
     "parse_duration",

@@ -25,7 +25,7 @@ import orjson
 from supportsim.batch._config import RunConfig
 from supportsim.llm import ModelConfig
 from supportsim.scenario import Persona, Scenario
-from supportsim.store import MANIFEST, read_json, write_json
+from supportsim.store import MANIFEST, StoreError, read_json, rewrite_json_in_place, write_json
 
 FREE_TO_CHANGE = frozenset(
     {
@@ -138,3 +138,34 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
 
 def save_manifest(run_dir: Path, manifest: Mapping[str, Any]) -> None:
     write_json(run_dir / MANIFEST, dict(manifest))
+
+
+def close_manifest(
+    run_dir: Path, entry: Mapping[str, Any], *, status: str, stop_reason: str | None
+) -> str | None:
+    """Record a session's end in run.json: its entry, the run's status and why it stopped.
+
+    A full disk cannot take a new copy of run.json, but the file's own blocks can take
+    the terminal state (without the new entry). Returns what went wrong, or None.
+    """
+    try:
+        manifest = read_manifest(run_dir)
+    except (OSError, ValueError) as exc:  # replaced or damaged under our feet
+        return f"cannot read {MANIFEST}: {exc}"
+    sessions = manifest.get("sessions")
+    before = sessions if isinstance(sessions, list) else []
+    manifest.update(
+        sessions=[*before, dict(entry)],
+        status=status,
+        stop_reason=stop_reason,
+        ended_at=now_iso(),
+        loop_lag=entry.get("loop_lag"),
+    )
+    try:
+        save_manifest(run_dir, manifest)
+    except StoreError:
+        try:
+            rewrite_json_in_place(run_dir / MANIFEST, {**manifest, "sessions": before})
+        except StoreError as exc:
+            return f"cannot write {MANIFEST}: {exc.strerror}"
+    return None

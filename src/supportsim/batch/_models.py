@@ -27,6 +27,7 @@ from asyncio_throttle import Throttler
 
 from supportsim.batch._config import Limit
 from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
+from supportsim.batch._sanitise import sanitised
 from supportsim.conversation import ModelCaller, deadline_paused
 from supportsim.errors import ProviderError
 from supportsim.llm import (
@@ -246,7 +247,7 @@ class ModelPool:
                         await limiter.acquire()
                         held.append(limiter)
                 stats.calls += 1
-                response = await client.complete(request)
+                response = sanitised(await client.complete(request))
             except ProviderError as exc:
                 if exc.status in OVERLOAD_STATUS:
                     stats.rate_limited += 1

@@ -102,3 +102,47 @@ def test_a_config_file_name_becomes_a_safe_default_name(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     [run_dir] = (tmp_path / "runs").iterdir()
     assert run_dir.name.startswith("my-nightly-v2-2")
+
+
+# --- output paths ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def run_copy(tmp_path: Path) -> Path:
+    import shutil
+
+    target = tmp_path / "v1"
+    shutil.copytree(TESTS / "fixtures" / "runs" / "v1", target)
+    return target
+
+
+def test_an_html_path_that_is_a_folder_exits_2(run_copy: Path, tmp_path: Path) -> None:
+    good = tmp_path / "r.html"
+    assert invoke("report", str(run_copy), str(good), "--html").exit_code == 0
+    assert good.read_text(encoding="utf-8").startswith("<!doctype html>")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    result = invoke("report", str(run_copy), str(folder), "--html")
+    assert_input_error(result, f"{folder}: is a folder")
+    assert files_under(folder) == [] and not (tmp_path / "reports.tmp").exists()
+    result = invoke("compare", str(run_copy), str(run_copy), str(folder), "--html")
+    assert_input_error(result, f"{folder}: is a folder")
+
+
+def test_an_html_path_that_cannot_be_written_exits_2(run_copy: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    target = blocker / "report.html"  # its folder is a file: as unwritable as read-only
+    result = invoke("report", str(run_copy), str(target), "--html")
+    assert_input_error(result, f"{target}: cannot write")
+
+
+def test_a_mock_server_port_in_use_exits_2() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = invoke("mock-server", "--port", str(port))
+    assert_input_error(result, f"--port {port}: cannot listen on 127.0.0.1:{port}")

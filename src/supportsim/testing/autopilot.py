@@ -159,13 +159,24 @@ async def serve(
         ready: Called with the started server, e.g. to print its URL.
 
     Raises:
-        InputError: The script file is invalid (raised before binding the port).
+        InputError: The script file is invalid (raised before binding the port), or the
+            port cannot be bound (in use, not permitted).
     """
     script = load_script(script_file) if script_file is not None else {}
-    async with MockLLMServer(host=host, port=port) as server:
+    server = MockLLMServer(host=host, port=port)
+    try:
+        await server.start()
+    except OSError as exc:  # port in use, no permission, unknown host: the user's to fix
+        raise InputError(
+            f"--port {port}: cannot listen on {host}:{port} ({exc.strerror or exc}); "
+            "pick another port, or 0 for any free one"
+        ) from None
+    try:
         for model, replies in script.items():
             server.script(model, replies)
         server.default(None, autopilot)
         if ready is not None:
             ready(server)
         await asyncio.Event().wait()
+    finally:
+        await server.stop()

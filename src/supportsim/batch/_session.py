@@ -325,6 +325,8 @@ async def execute(
         on_record=on_record,
         lag=lag,
     )
+    if config.deadline_s is not None:  # waits for a provider end by the deadline too
+        pool.deadline_at = pool.clock() + config.deadline_s
     batch.state.priced_units = len(session.prior_costs)
     batch.state.priced_cost_usd = sum(session.prior_costs)
     session.state = batch.state

@@ -1,9 +1,10 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
-    errors -> _yaml -> scenario -> domains -> environment -> llm -> conversation -> scoring
-    -> store -> batch -> judges -> report
+    errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
+    -> conversation -> scoring -> store -> batch -> judges -> report
 
-``llm`` imports only ``errors`` and ``_yaml`` (the one YAML reader); ``cli`` and ``testing``
+``_yaml`` (the one YAML reader) and ``_printable`` (terminal-safe text) are base modules.
+``llm`` imports only ``errors`` and ``_yaml``; ``cli`` and ``testing``
 may import anything, and nothing in the package imports ``testing`` (only tests, the cli
 and benchmarks do). Packages not written yet are skipped.
 """
@@ -19,6 +20,7 @@ SRC = Path(__file__).parents[1] / "src" / "supportsim"
 ORDER = [
     "errors",
     "_yaml",
+    "_printable",
     "scenario",
     "domains",
     "environment",

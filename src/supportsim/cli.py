@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from supportsim._printable import printable
 from supportsim.domains import Domain, DomainCatalogue, builtin_domains
 from supportsim.errors import InputError
 from supportsim.scenario import Persona, Scenario, load_personas, load_scenarios
@@ -37,7 +38,7 @@ PersonasOpt = Annotated[
 
 def _fail_input(exc: InputError) -> typer.Exit:
     err.print(f"[bold red]error:[/] {len(getattr(exc, 'problems', [])) or 1} problem(s)")
-    err.print(str(exc), markup=False, highlight=False)
+    err.print(printable(exc, newlines=True), markup=False, highlight=False)
     return typer.Exit(2)
 
 
@@ -95,7 +96,7 @@ def validate(
         )
     out.print(table)
     for problem in problems:
-        out.print(problem, markup=False, highlight=False)
+        out.print(printable(problem, newlines=True), markup=False, highlight=False)
     failures = len(problems)
     out.print(f"{len(scenarios) - failures} passed, {failures} failed")
     raise typer.Exit(1 if failures else 0)
@@ -373,12 +374,12 @@ def generate(
     drafts = asyncio.run(go())
     for rejected in drafts.rejected:
         out.print(
-            f"draft {rejected.attempt} rejected: " + "; ".join(rejected.reasons[:4]),
+            f"draft {rejected.attempt} rejected: " + printable("; ".join(rejected.reasons[:4])),
             markup=False,
             highlight=False,
         )
     for path in write_drafts(drafts, out_dir, model=model):
-        out.print(f"kept: {path}")
+        out.print(f"kept: {printable(path)}", markup=False, highlight=False)
     out.print(f"{len(drafts.kept)} kept of {drafts.attempts} drafts")
     raise typer.Exit(0 if len(drafts.kept) == count else 1)
 

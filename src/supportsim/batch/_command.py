@@ -17,6 +17,7 @@ from typing import Any
 
 from rich.console import Console
 
+from supportsim._printable import printable
 from supportsim.batch._config import RunConfig, load_run_config, with_overrides
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._manifest import fingerprint
@@ -204,7 +205,7 @@ def run_command(
         prepared = prepare_run(request, env)
     except InputError as exc:
         err.print(f"[bold red]error:[/] {len(getattr(exc, 'problems', [])) or 1} problem(s)")
-        err.print(str(exc), markup=False, highlight=False)
+        err.print(printable(exc, newlines=True), markup=False, highlight=False)
         return 2
     config, session = prepared.config, prepared.session
     console.print(
@@ -215,11 +216,11 @@ def run_command(
         highlight=False,
     )
     for change in session.forced:
-        err.print(f"warning: resuming a changed run (--force): {change}", markup=False)
+        err.print(f"warning: resuming a changed run (--force): {printable(change)}", markup=False)
     unpriced = sorted(name for name, m in prepared.models.items() if m.price is None)
     if config.budget_usd is not None and unpriced:
         err.print(
-            f"warning: no price for {', '.join(unpriced)}: their calls are not counted "
+            f"warning: no price for {printable(', '.join(unpriced))}: their calls are not counted "
             "against --budget-usd (set a price in the models file)",
             markup=False,
         )
@@ -273,7 +274,7 @@ def run_command(
         )
     if (step := _next_step(session, request.config_path, config.out)) is not None:
         console.print(step, markup=False, highlight=False)
-    console.print(f"run directory: {session.run_dir}", markup=False, highlight=False)
+    console.print(f"run directory: {printable(session.run_dir)}", markup=False, highlight=False)
     failed = session.status != "completed" or any(r.status != "completed" for r in latest)
     return 1 if failed else 0
 

@@ -76,6 +76,13 @@ def report_command(
         return 2
     summary = summarise_run(run)
     render_summary(summary, out)
+    if run.foreign:
+        err.print(
+            f"warning: {len(run.foreign)} unit(s) recorded outside the run's plan (foreign "
+            f"records, not counted): {', '.join(run.foreign[:5])}",
+            markup=False,
+            highlight=False,
+        )
     judged = agreement_summary(run_dir)
     if judged.get("available"):
         out.print(render_judges(judged))

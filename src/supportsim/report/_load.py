@@ -6,14 +6,23 @@ report covers what has finished. Reading never writes to the run directory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from supportsim.errors import InputError
-from supportsim.store import CONVERSATIONS, MANIFEST, ConversationRecord, iter_records, read_json
+from supportsim.store import (
+    CONVERSATIONS,
+    MANIFEST,
+    ConversationRecord,
+    iter_records,
+    live_status,
+    planned_unit_ids,
+    read_json,
+    split_foreign,
+)
 
 
 class NotARunError(InputError):
@@ -29,6 +38,8 @@ class RunData:
     manifest: dict[str, Any] | None
     records: list[ConversationRecord]
     trials: int
+    foreign: list[str] = field(default_factory=list)
+    """Units with records but outside run.json's plan: never counted."""
 
 
 def load_run(run_dir: Path) -> RunData:
@@ -52,11 +63,13 @@ def load_run(run_dir: Path) -> RunData:
             raise InputError(f"{manifest_path}: cannot read the run manifest: {exc}") from None
         if not isinstance(manifest, dict):
             raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
-    latest = list({r.unit_id: r for r in iter_records(run_dir)}.values())
+        manifest["status"] = live_status(run_dir, manifest.get("status"))  # dead: interrupted
+    records, foreign = split_foreign(iter_records(run_dir), planned_unit_ids(manifest))
+    latest = list({r.unit_id: r for r in records}.values())
     configured = _configured_trials(manifest)
     trials = configured or max((r.trial for r in latest), default=1)
     run_id = str((manifest or {}).get("run_id") or run_dir.resolve().name)
-    return RunData(run_dir, run_id, manifest, latest, trials)
+    return RunData(run_dir, run_id, manifest, latest, trials, sorted({r.unit_id for r in foreign}))
 
 
 def _configured_trials(manifest: dict[str, Any] | None) -> int | None:

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from supportsim.batch._config import RunConfig
-from supportsim.llm import ModelConfig
+from supportsim.llm import ModelConfig, Scrubber
 from supportsim.scenario import Persona, Scenario
 from supportsim.store import MANIFEST, StoreError, read_json, rewrite_json_in_place, write_json
 
@@ -45,6 +45,7 @@ FREE_TO_CHANGE = frozenset(
         "models_file",
     }
 )
+_URLS = Scrubber()
 # Fields of a model config that do not change what a conversation is.
 _MODEL_FREE = {"rate_limit", "timeout_s", "api_key_env", "name"}
 
@@ -85,13 +86,17 @@ def fingerprint(
     models: Mapping[str, ModelConfig],
     personas: Mapping[str, Persona],
 ) -> dict[str, Any]:
-    return {
-        "config": config.model_dump(mode="json"),
-        "scenarios": {s.id: s.sha256 for s in scenarios},
-        "scenario_files": {s.id: str(s.source) for s in scenarios},
-        "personas": persona_hashes(scenarios, personas),
-        "models": model_fingerprints(models),
-    }
+    # URL credentials are scrubbed here, as the store scrubs them from run.json, so a
+    # resumed run compares like with like (a password is not what a conversation is).
+    return _URLS.data(
+        {
+            "config": config.model_dump(mode="json"),
+            "scenarios": {s.id: s.sha256 for s in scenarios},
+            "scenario_files": {s.id: str(s.source) for s in scenarios},
+            "personas": persona_hashes(scenarios, personas),
+            "models": model_fingerprints(models),
+        }
+    )
 
 
 def new_manifest(run_id: str, fingerprint: Mapping[str, Any]) -> dict[str, Any]:

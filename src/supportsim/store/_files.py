@@ -27,6 +27,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from supportsim.errors import InputError, Problem, ScenarioError, SupportsimError
+from supportsim.llm import Scrubber
 from supportsim.store._records import ConversationRecord
 
 CONVERSATIONS = "conversations.jsonl"
@@ -34,6 +35,7 @@ MANIFEST = "run.json"
 SUMMARY = "summary.json"
 LOCK = ".lock"
 M = TypeVar("M", bound=BaseModel)
+_URLS = Scrubber()  # no secret values: URL credentials only
 OnBadLine = Callable[[Problem], None]
 
 
@@ -66,6 +68,12 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+def _document(data: Any) -> bytes:
+    """A JSON document's bytes, URL credentials scrubbed (``https://***@host``): a base URL
+    with a password must not reach run.json or summary.json."""
+    return orjson.dumps(_URLS.data(data), option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+
+
 def write_json(path: Path, data: Any) -> None:
     """Write a JSON document atomically (temp file, fsync, rename).
 
@@ -74,7 +82,7 @@ def write_json(path: Path, data: Any) -> None:
             is left.
     """
     tmp = path.with_name(path.name + ".tmp")
-    payload = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+    payload = _document(data)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
@@ -97,7 +105,7 @@ def rewrite_json_in_place(path: Path, data: Any) -> None:
     Raises:
         StoreError: It could not be written either.
     """
-    payload = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+    payload = _document(data)
     try:
         fd = os.open(path, os.O_WRONLY)
         try:

@@ -146,3 +146,28 @@ def test_a_mock_server_port_in_use_exits_2() -> None:
         port = taken.getsockname()[1]
         result = invoke("mock-server", "--port", str(port))
     assert_input_error(result, f"--port {port}: cannot listen on 127.0.0.1:{port}")
+
+
+def test_an_out_folder_that_cannot_be_created_exits_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    out = blocker / "runs"  # as unwritable as a read-only --out, and root cannot bypass it
+    result = invoke(*run_args(out, "--run-id", "r1"))
+    assert_input_error(result, f"{out / 'r1'}: cannot create the run directory")
+
+
+@pytest.mark.parametrize("with_flags", [True, False], ids=["flags", "stored-config"])
+def test_resuming_a_run_with_a_torn_run_json_exits_2(tmp_path: Path, with_flags: bool) -> None:
+    out = tmp_path / "runs"
+    assert invoke(*run_args(out, "--run-id", "r1")).exit_code == 0
+    manifest = out / "r1" / "run.json"
+    whole = manifest.read_bytes()
+    manifest.write_bytes(whole[:100])  # torn: a crash while it was rewritten in place
+    records = (out / "r1" / "conversations.jsonl").read_bytes()
+    args = run_args(out) if with_flags else ["run", "--out", str(out)]
+    result = invoke(*args, "--run-id", "r1", "--resume")
+    assert_input_error(result, f"{manifest}: cannot read the run manifest (not valid JSON")
+    assert manifest.read_bytes() == whole[:100]  # nothing rewritten
+    assert (out / "r1" / "conversations.jsonl").read_bytes() == records
+    manifest.write_bytes(whole)
+    assert invoke(*args, "--run-id", "r1", "--resume").exit_code == 0  # intact: resumes

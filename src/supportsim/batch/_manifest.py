@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 
 from supportsim.batch._config import RunConfig
+from supportsim.errors import InputError
 from supportsim.llm import ModelConfig, Scrubber
 from supportsim.scenario import Persona, Scenario
 from supportsim.store import MANIFEST, StoreError, read_json, rewrite_json_in_place, write_json
@@ -139,6 +140,27 @@ def _diff(kind: str, old: Mapping[str, Any], new: Mapping[str, Any], what: str) 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
     return read_json(run_dir / MANIFEST)
+
+
+def manifest_to_resume(run_dir: Path) -> dict[str, Any]:
+    """run.json of a run being resumed, or a clear refusal.
+
+    Raises:
+        InputError: run.json is unreadable, torn (a crash while it was rewritten in place)
+            or not a run manifest; the message names the file (exit code 2).
+    """
+    path = run_dir / MANIFEST
+    try:
+        manifest = read_manifest(run_dir)
+    except (OSError, ValueError) as exc:  # orjson.JSONDecodeError is a ValueError
+        detail = exc.strerror if isinstance(exc, OSError) else f"not valid JSON: {exc}"
+        raise InputError(
+            f"{path}: cannot read the run manifest ({detail}); the run cannot be resumed "
+            f"(its finished conversations are in {run_dir.name}/conversations.jsonl)"
+        ) from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
+        raise InputError(f"{path}: not a run manifest (no config); the run cannot be resumed")
+    return manifest
 
 
 def save_manifest(run_dir: Path, manifest: Mapping[str, Any]) -> None:

@@ -22,14 +22,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from supportsim.batch._config import RunConfig
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._manifest import (
     changes,
     close_manifest,
+    manifest_to_resume,
     new_manifest,
     now_iso,
-    read_manifest,
     save_manifest,
 )
 from supportsim.batch._models import ModelPool
@@ -173,7 +175,7 @@ def _reopen(
     force: bool,
     lock: RunLock,
 ) -> Session:
-    manifest = read_manifest(run_dir)
+    manifest = manifest_to_resume(run_dir)
     diff = changes(manifest, fingerprint)
     if diff and not force:
         raise InputError(
@@ -223,8 +225,15 @@ def stored_config(out: str, run_id: str) -> RunConfig:
     path = Path(out) / run_id / MANIFEST
     if not path.exists():
         raise InputError(f"{path.parent}: no run to resume (no {MANIFEST})")
-    stored = read_manifest(path.parent)["config"]
-    return RunConfig.model_validate({**stored, "deadline_s": None})
+    stored = manifest_to_resume(path.parent)["config"]
+    try:
+        return RunConfig.model_validate({**stored, "deadline_s": None})
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputError(
+            f"{path} [config.{where}]: {first['msg']}; pass --config to resume this run"
+        ) from None
 
 
 def participants(

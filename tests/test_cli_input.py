@@ -71,7 +71,7 @@ def test_a_run_id_that_is_not_one_folder_name_exits_2(tmp_path: Path, run_id: st
 
 def test_a_run_id_with_nul_is_refused_where_it_enters() -> None:
     # argv cannot carry NUL, so the check is exercised directly
-    from supportsim.batch._config import check_run_id
+    from supportsim.batch import check_run_id
     from supportsim.errors import InputError
 
     assert check_run_id("ok-1") == "ok-1"

@@ -277,8 +277,7 @@ def run(
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
 
-    from supportsim.batch import RunRequest, run_command
-    from supportsim.batch._config import check_run_id
+    from supportsim.batch import RunRequest, check_run_id, run_command
     from supportsim.report import render_leaderboard, summarise
 
     try:

@@ -85,3 +85,55 @@ def test_one_failing_oracle_among_passing_ones_exits_1(tmp_path: Path) -> None:
     result = validate(str(tmp_path), "--personas", "tests/fixtures/personas")
     assert result.exit_code == 1, result.output
     assert "1 passed, 1 failed" in result.output
+
+
+# --- hostile or mistaken input: exit 2 with the file and line, never a traceback or a hang --
+
+
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [
+        ("notes: " + "[" * 5000 + "]" * 5000 + "\n", "nested deeper than 64 levels"),
+        ("max_turns: " + "9" * 5000 + "\n", "[max_turns]: integer longer than 40 digits"),
+        ("notes: &n [a, b]\nmore: [*n, *n]\n", "YAML aliases (*n) are not accepted"),
+    ],
+    ids=["deep", "long-int", "alias"],
+)
+def test_hostile_yaml_exits_2_naming_file_and_line(tmp_path: Path, tail: str, message: str) -> None:
+    text = FIXTURE.read_text()
+    lines = len(text.splitlines())
+    bad = tmp_path / "hostile.yaml"
+    bad.write_text(text + tail)
+    result = validate(str(bad), "--personas", "tests/fixtures/personas")
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    where = lines + (2 if "alias" in message else 1)
+    assert f"{bad}:{where}" in result.output and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_named_pipe_among_the_scenarios_is_refused_by_name(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    (tmp_path / "good.yaml").write_text(FIXTURE.read_text())
+    os.mkfifo(tmp_path / "pipe.yaml")
+
+    def hung(signum: int, frame: object) -> None:  # the bug: open() waits for a writer
+        raise AssertionError("validate blocked on the named pipe")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, 60)
+    try:
+        result = validate(str(tmp_path), "--personas", "tests/fixtures/personas")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert result.exit_code == 2, result.output
+    assert f"{tmp_path / 'pipe.yaml'}: not a regular file" in result.output
+
+
+def test_a_missing_personas_folder_is_named(tmp_path: Path) -> None:
+    result = validate(str(FIXTURE), "--personas", str(tmp_path / "no-such-personas"))
+    assert result.exit_code == 2, result.output
+    assert f"{tmp_path / 'no-such-personas'}: no such folder or file" in result.output

@@ -1,11 +1,12 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
-    errors -> scenario -> domains -> environment -> llm -> conversation -> scoring -> store
-    -> batch -> judges -> report
+    errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
+    -> conversation -> scoring -> store -> batch -> judges -> report
 
-``llm`` imports only ``errors``; ``cli`` and ``testing`` may import anything, and nothing in
-the package imports ``testing`` (only tests, the cli and benchmarks do). Packages not
-written yet are skipped.
+``_yaml`` (the one YAML reader) and ``_printable`` (terminal-safe text) are base modules.
+``llm`` imports only ``errors`` and ``_yaml``; ``cli`` and ``testing``
+may import anything, and nothing in the package imports ``testing`` (only tests, the cli
+and benchmarks do). Packages not written yet are skipped.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import pytest
 SRC = Path(__file__).parents[1] / "src" / "supportsim"
 ORDER = [
     "errors",
+    "_yaml",
+    "_printable",
     "scenario",
     "domains",
     "environment",
@@ -30,7 +33,7 @@ ORDER = [
     "judges",
     "report",
 ]
-ONLY = {"llm": {"errors"}}
+ONLY = {"llm": {"errors", "_yaml"}}
 FREE = {"cli", "testing"}
 
 

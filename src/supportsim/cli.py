@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from supportsim._printable import printable
 from supportsim.domains import Domain, DomainCatalogue, builtin_domains
 from supportsim.errors import InputError
 from supportsim.scenario import Persona, Scenario, load_personas, load_scenarios
@@ -37,7 +38,7 @@ PersonasOpt = Annotated[
 
 def _fail_input(exc: InputError) -> typer.Exit:
     err.print(f"[bold red]error:[/] {len(getattr(exc, 'problems', [])) or 1} problem(s)")
-    err.print(str(exc), markup=False, highlight=False)
+    err.print(printable(exc, newlines=True), markup=False, highlight=False)
     return typer.Exit(2)
 
 
@@ -48,7 +49,7 @@ def load_inputs(
     from supportsim.scoring import CONCEPTS
 
     domains = builtin_domains()
-    personas = load_personas([personas_dir]) if personas_dir.exists() else {}
+    personas = load_personas([personas_dir])
     catalogue = DomainCatalogue(domains, CONCEPTS)
     scenarios = load_scenarios(paths, catalogue=catalogue, personas=personas)
     return domains, personas, scenarios
@@ -115,7 +116,7 @@ def validate(
     for v in verdicts:
         if not v.ok:
             text = f"{v.scenario.source}: {v.scenario.id}\n    " + "\n    ".join(v.problems())
-            out.print(text, markup=False, highlight=False)
+            out.print(printable(text, newlines=True), markup=False, highlight=False)
     if with_perturb:
         perturbed = [v.perturbed for v in verdicts if v.perturbed is not None]
         out.print(
@@ -350,8 +351,14 @@ def run(
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
 
-    from supportsim.batch import RunRequest, run_command
+    from supportsim.batch import RunRequest, check_run_id, run_command
     from supportsim.report import render_leaderboard, summarise
+
+    try:
+        if run_id is not None:
+            check_run_id(run_id)  # it becomes a folder under --out: one safe name
+    except InputError as exc:
+        raise _fail_input(exc) from None
 
     overrides = {
         "scenarios": scenarios,
@@ -440,12 +447,12 @@ def generate(
     drafts = asyncio.run(go())
     for rejected in drafts.rejected:
         out.print(
-            f"draft {rejected.attempt} rejected: " + "; ".join(rejected.reasons[:4]),
+            f"draft {rejected.attempt} rejected: " + printable("; ".join(rejected.reasons[:4])),
             markup=False,
             highlight=False,
         )
     for path in write_drafts(drafts, out_dir, model=model):
-        out.print(f"kept: {path}")
+        out.print(f"kept: {printable(path)}", markup=False, highlight=False)
     out.print(f"{len(drafts.kept)} kept of {drafts.attempts} drafts")
     raise typer.Exit(0 if len(drafts.kept) == count else 1)
 

@@ -91,3 +91,36 @@ def call_reply(text: str):
     from supportsim.testing import reply
 
     return reply("", tool_calls=[call("submit_scenario", yaml=text)])
+
+
+async def test_hostile_drafts_are_rejected_with_a_reason_not_a_crash(tmp_path: Path) -> None:
+    """A model-written draft goes through the same limited reader as a scenario file."""
+    from supportsim.authoring import check_draft
+
+    domains = {"mock": mock.domain()}
+    personas = load_personas([FIXTURES / "personas"])
+
+    async def check(text: str) -> tuple[object, list[str]]:
+        return await check_draft(
+            text,
+            domain=domains["mock"],
+            domains=domains,
+            personas=personas,
+            taken_ids=set(),
+            workdir=tmp_path,
+            name="draft",
+        )
+
+    scenario, reasons = await check(_variant(id="mock-fine-draft"))
+    assert scenario is not None and reasons == []
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(8)
+    )
+    for text, reason in [
+        (GOOD + "notes: " + "[" * 5000 + "]" * 5000 + "\n", "file: nested deeper than 64"),
+        (bomb, "file: YAML aliases (*a) are not accepted"),
+        (GOOD.replace("max_turns:", "max_turns: " + "9" * 5000 + " #"), "max_turns: integer"),
+    ]:
+        scenario, reasons = await check(text)
+        assert scenario is None
+        assert reasons[0].startswith(reason), reasons

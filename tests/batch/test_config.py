@@ -50,9 +50,40 @@ def test_config_errors_name_the_file_and_field(tmp_path: Path):
     with pytest.raises(ScenarioError) as caught:
         load_run_config(path)
     text = str(caught.value)
-    assert f"{path} [trials]" in text
-    assert f"{path} [concurency]: unknown field" in text
-    assert f"{path} [rate_limits.openai.rps]: unknown field" in text
+    assert f"{path}:1 [trials]" in text
+    assert f"{path}:2 [concurency]: unknown field" in text
+    assert f"{path}:3 [rate_limits.openai.rps]: unknown field" in text
+
+
+def test_config_refuses_a_key_given_twice(tmp_path: Path):
+    path = tmp_path / "twice.yaml"
+    path.write_text("trials: 2\nagents: [oracle]\n")
+    assert load_run_config(path).trials == 2
+    path.write_text("trials: 2\nagents: [oracle]\ntrials: 3\n")
+    with pytest.raises(ScenarioError) as caught:
+        load_run_config(path)
+    assert [(p.field, p.line, p.message) for p in caught.value.problems] == [
+        ("trials", 3, "duplicate key")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("trials: 1\nname: &n x\nout: *n\n", 3, "YAML aliases (*n) are not accepted"),
+        ("trials: 1\nname: " + "[" * 5000 + "]" * 5000 + "\n", 2, "nested deeper than 64"),
+        ("trials: 1\nmax_turns: " + "9" * 5000 + "\n", 2, "integer longer than 40 digits"),
+    ],
+    ids=["alias", "deep", "long-int"],
+)
+def test_config_limits_are_problems_with_a_line(tmp_path: Path, text: str, line: int, message):
+    path = tmp_path / "limits.yaml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as caught:
+        load_run_config(path)
+    [problem] = caught.value.problems
+    assert (problem.file, problem.line) == (str(path), line)
+    assert problem.message.startswith(message)
 
 
 def test_flags_override_the_file_and_bad_flags_name_the_field():

@@ -18,13 +18,20 @@ from convo_helpers import (
 from supportsim.conversation import CustomerTurn, ScriptedCustomer, Visible
 from supportsim.conversation._llm_customer import NUDGE, START
 from supportsim.scenario import Persona, Scenario
-from supportsim.testing import MockLLMServer, say
+from supportsim.testing import MockLLMServer, Reply, call, malformed_call, reply, say
 
 FAULTY = {
     "empty": "",
     "role_confusion": "Agent: How can I help you today?",
     "leaked_instructions": "As my hidden goal says, I want a refund.",
+    "invalid_end": "",  # an end_conversation call with a reason it does not offer
 }
+
+
+def faulty(kind: str) -> Reply:
+    if kind == "invalid_end":
+        return reply(tool_calls=[call("end_conversation", reason="bored")])
+    return say(FAULTY[kind])
 
 
 @pytest.mark.parametrize("kind", sorted(FAULTY))
@@ -33,7 +40,7 @@ async def test_a_faulty_customer_reply_is_retried_once_with_a_note(
 ) -> None:
     h = Harness(server, provider)
     server.script(AGENT_MODEL, happy_agent())
-    server.script("customer-m", [say(FAULTY[kind]), *happy_customer()])
+    server.script("customer-m", [faulty(kind), *happy_customer()])
 
     record = record_json(await h.run(scenario, persona))
 
@@ -52,7 +59,7 @@ async def test_a_fault_that_survives_its_retry_is_a_simulator_fault(
 ) -> None:
     h = Harness(server, provider)
     server.script(AGENT_MODEL, [say(ASK)])
-    server.script("customer-m", [say(FAULTY[kind]), say(FAULTY[kind])])
+    server.script("customer-m", [faulty(kind), faulty(kind)])
 
     record = record_json(await h.run(scenario, persona))
 
@@ -122,3 +129,20 @@ async def test_the_oracle_with_the_scripted_customer_is_strict_with_no_model_cal
         *scenario.customer.script,
     ]
     assert record["llm_calls"] == [] and server.requests() == []
+
+
+async def test_an_end_call_with_unreadable_arguments_is_never_read_as_satisfied(
+    server: MockLLMServer, provider: str, scenario: Scenario, persona: Persona
+) -> None:
+    h = Harness(server, provider)
+    server.script(AGENT_MODEL, [say(ASK)])
+    unreadable = reply(tool_calls=[malformed_call("end_conversation", '{"reason": "satis')])
+    server.script("customer-m", [unreadable, unreadable])
+
+    record = record_json(await h.run(scenario, persona))
+
+    assert (record["status"], record["termination"]) == ("simulator_fault", "error")
+    assert record["end_reason"] == "simulator fault" and record["strict"] is False
+    assert record["simulator_faults"] == ["invalid_end", "invalid_end"]
+    assert record["error"].startswith("invalid_end: end_conversation(")
+    assert last_user_text(h.customer_requests()[1]) == NUDGE["invalid_end"]

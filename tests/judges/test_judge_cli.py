@@ -84,7 +84,7 @@ def test_infra_errors_exit_1(tmp_path: Path, threaded: MockLLMServer) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--judge", "openai:j1", "--rubric", "missing.yaml"], "cannot read the rubric"),
+        (["--judge", "openai:j1", "--rubric", "missing.yaml"], "missing.yaml: cannot read file"),
         (["--judge", "bogus"], "unknown model spec 'bogus'"),
         (["--human", "missing.csv"], "cannot read human labels"),
         ([], "give at least one --judge"),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from supportsim.errors import InputError
+from supportsim.errors import InputError, ScenarioError
 from supportsim.llm import (
     ModelConfig,
     Price,
@@ -77,7 +77,7 @@ def test_models_file_error_names_file_and_field(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_models_file(path)
     assert str(info.value) == (
-        f"{path} [models.fast-agent.params.temperature]: Input should be a valid number"
+        f"{path}:5 [models.fast-agent.params.temperature]: Input should be a valid number"
     )
 
 
@@ -92,9 +92,31 @@ def test_models_file_reports_every_problem(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_models_file(path)
     lines = str(info.value).splitlines()
-    assert f"{path} [models.a.provider]: Input should be 'openai' or 'anthropic'" in lines
-    assert f"{path} [models.b.colour]: Extra inputs are not permitted" in lines
-    assert any(line.startswith(f"{path} [models.c.name]: not allowed") for line in lines)
+    assert f"{path}:2 [models.a.provider]: Input should be 'openai' or 'anthropic'" in lines
+    assert f"{path}:3 [models.b.colour]: Extra inputs are not permitted" in lines
+    assert any(line.startswith(f"{path}:4 [models.c.name]: not allowed") for line in lines)
+
+
+def test_models_file_refuses_a_key_given_twice(tmp_path: Path) -> None:
+    once = "models:\n  a:\n    provider: openai\n    model: m\n"
+    assert load_models_file(write(tmp_path, once))["a"].model == "m"
+    twice = once + "    model: n\n"
+    with pytest.raises(ScenarioError) as info:
+        load_models_file(write(tmp_path, twice))
+    assert [(p.field, p.line, p.message) for p in info.value.problems] == [
+        ("models.a.model", 5, "duplicate key")
+    ]
+
+
+def test_models_file_goes_through_the_limited_reader(tmp_path: Path) -> None:
+    bomb = "a: &a [x, x]\nb: &b [*a, *a]\nmodels: {m: {provider: openai, model: *b}}\n"
+    with pytest.raises(ScenarioError) as info:
+        load_models_file(write(tmp_path, bomb))
+    [problem] = info.value.problems
+    assert (problem.line, problem.message) == (
+        2,
+        "YAML aliases (*a) are not accepted: write the value out",
+    )
 
 
 @pytest.mark.parametrize(
@@ -116,7 +138,7 @@ def test_params_a_provider_cannot_take_are_errors(tmp_path: Path, entry: str, fi
 def test_models_file_missing_or_not_yaml(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"nope\.yaml: cannot read"):
         load_models_file(tmp_path / "nope.yaml")
-    with pytest.raises(InputError, match="not valid YAML"):
+    with pytest.raises(InputError, match=r"models\.yaml:2: invalid YAML"):
         load_models_file(write(tmp_path, "models: [\n"))
     with pytest.raises(InputError, match=r"\[models\]: Field required"):
         load_models_file(write(tmp_path, "other: 1\n"))

@@ -52,16 +52,16 @@ async def test_backoff_doubles_up_to_the_cap() -> None:
 
 async def test_retry_after_is_a_floor() -> None:
     clock = FakeClock()
-    call = Script(retryable(429, retry_after_s=7.0), retryable(429, retry_after_s=0.1))
+    call = Script(retryable(429, retry_after_s=2.5), retryable(429, retry_after_s=0.1))
     assert await with_retries(call, NO_JITTER, sleep=clock.sleep) == "ok"
-    assert clock.delays == [7.0, 1.0]
+    assert clock.delays == [2.5, 1.0]
 
 
-async def test_retry_after_above_the_cap_is_honoured() -> None:
+async def test_retry_after_above_the_cap_is_capped() -> None:
     clock = FakeClock()
-    call = Script(retryable(429, retry_after_s=45.0))
+    call = Script(retryable(429, retry_after_s=86400.0), retryable(429, retry_after_s=45.0))
     await with_retries(call, NO_JITTER, sleep=clock.sleep)
-    assert clock.delays == [45.0]
+    assert clock.delays == [3.0, 3.0]  # the policy's max_delay_s, not a day
 
 
 async def test_non_retryable_raised_at_once() -> None:

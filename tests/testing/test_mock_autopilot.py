@@ -84,7 +84,7 @@ def test_load_script_yaml(tmp_path: Path) -> None:
         ('{"agent": {"say": "x"}}', "expected a list of replies"),
         ("[1, 2]", "expected a mapping of model name"),
         ('{"agent": [{"tool_calls": [{"args": {}}]}]}', "string 'name'"),
-        ("agent: [", "not valid YAML/JSON"),
+        ("agent: [", "invalid YAML"),
     ],
 )
 def test_load_script_errors_name_the_entry(tmp_path: Path, content: str, needle: str) -> None:

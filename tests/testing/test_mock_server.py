@@ -139,22 +139,6 @@ async def test_openai_stream_latency(server: MockLLMServer, oai: openai.AsyncOpe
     await _assert_timing(server, run, (80, 200))
 
 
-async def test_server_default_latency(server: MockLLMServer, oai: openai.AsyncOpenAI) -> None:
-    await _warm_up(server, oai)
-    server.latency(ttft_ms=60, total_ms=100)
-
-    async def run_default() -> Timed:
-        server.script("m", [say("default timing")])
-        return await _time_openai_stream(oai, "m")
-
-    async def run_own() -> Timed:
-        server.script("m", [say("own timing", ttft_ms=0, total_ms=0)])
-        return await _time_openai_stream(oai, "m")
-
-    await _assert_timing(server, run_default, (60, 100))
-    await _assert_timing(server, run_own, (0, 0))
-
-
 async def test_anthropic_stream_latency(
     server: MockLLMServer, anth: anthropic.AsyncAnthropic
 ) -> None:

@@ -17,6 +17,7 @@ from supportsim.batch._config import (
     Limit,
     Retries,
     RunConfig,
+    check_run_id,
     load_run_config,
     parse_duration,
     with_overrides,
@@ -45,7 +46,7 @@ from supportsim.batch._session import (
     unit_context,
 )
 from supportsim.batch._signals import two_stage_interrupt
-from supportsim.batch._unit import UnitContext, run_unit
+from supportsim.batch._unit import FinishedUnit, UnitContext, finish_unit, run_unit
 from supportsim.batch._units import Unit, plan_units
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "Batch",
     "BatchState",
     "CallStats",
+    "FinishedUnit",
     "Limit",
     "Limiter",
     "LoopLag",
@@ -69,9 +71,11 @@ __all__ = [
     "Unit",
     "UnitContext",
     "changes",
+    "check_run_id",
     "default_run_id",
     "execute",
     "fingerprint",
+    "finish_unit",
     "load_run_config",
     "new_manifest",
     "parse_duration",

@@ -9,6 +9,7 @@ Ctrl-C: the run can be resumed); 2 bad input, nothing written.
 from __future__ import annotations
 
 import asyncio
+import shlex
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 from rich.console import Console
 
+from supportsim._printable import printable
 from supportsim.batch._config import RunConfig, load_run_config, with_overrides
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._manifest import fingerprint
@@ -37,7 +39,14 @@ from supportsim.errors import InputError
 from supportsim.llm import load_models_file
 from supportsim.scenario import load_personas, load_scenarios
 from supportsim.scoring import CONCEPTS
-from supportsim.store import SUMMARY, ConversationRecord, iter_records, write_json
+from supportsim.store import (
+    SUMMARY,
+    ConversationRecord,
+    StoreError,
+    iter_records,
+    split_foreign,
+    write_json,
+)
 
 Summarise = Callable[..., dict[str, Any]]
 
@@ -82,7 +91,7 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     config = resolve_config(request)
     domains = builtin_domains()
     personas_dir = Path(config.personas)
-    personas = load_personas([personas_dir]) if personas_dir.exists() else {}
+    personas = load_personas([personas_dir])
     loaded = load_scenarios(
         [Path(p) for p in config.scenarios],
         catalogue=DomainCatalogue(domains, CONCEPTS),
@@ -132,7 +141,11 @@ Show = Callable[[Mapping[str, Any], Console], None]
 def write_summary(
     session: Session, summarise: Summarise, trials: int
 ) -> tuple[dict[str, Any], list[ConversationRecord]]:
-    records = list(iter_records(session.run_dir))
+    """summary.json from the records of the run's planned units; a record of a unit
+    outside the plan is foreign: counted apart (``units_foreign``), never scored. A store
+    that cannot write keeps the summary in memory only (``summary_error`` says why)."""
+    planned = {u.unit_id for u in session.units}
+    records, foreign = split_foreign(iter_records(session.run_dir), planned)
     latest = {r.unit_id: r for r in records}
     summary = summarise(records, trials=trials)
     statuses: dict[str, int] = {}
@@ -143,30 +156,37 @@ def write_summary(
         {
             "units_recorded": len(latest),
             "units_missing": len(session.units) - len(latest),
+            "units_foreign": len({r.unit_id for r in foreign}),
             "statuses": statuses,
             "infra_errors": statuses.get("infra_error", 0),
             "harness_errors": statuses.get("harness_error", 0),
             "spend_usd": sum(r.cost_usd or 0.0 for r in records),
         },
     )
-    write_json(session.run_dir / SUMMARY, summary)
+    try:
+        write_json(session.run_dir / SUMMARY, summary)
+    except StoreError as exc:
+        summary["summary_error"] = f"{SUMMARY} not written: {exc.strerror}"
     return summary, list(latest.values())
 
 
-def _next_step(session: Session, config_path: Path | None) -> str | None:
+def _next_step(session: Session, config_path: Path | None, out: str) -> str | None:
     if session.status == "completed":
         return None
-    config = f" --config {config_path}" if config_path else ""
+    config = f" --config {shlex.quote(str(config_path))}" if config_path else ""
+    if out != RunConfig().out:
+        config += f" --out {shlex.quote(out)}"
     why = {
         "budget": "the budget ran out (raise --budget-usd)",
         "deadline": "the deadline passed",
         "interrupted": "it was interrupted",
         "cancelled": "it was cancelled",
         "infra_errors": "some units failed after retries (infra_error)",
+        "stopped": f"it stopped ({session.stop_reason}); fix that first",
     }.get(session.status, session.status)
     return (
         f"run {session.run_id} is not complete: {why}. Continue it with:\n"
-        f"  supportsim run{config} --run-id {session.run_id} --resume"
+        f"  supportsim run{config} --run-id {shlex.quote(session.run_id)} --resume"
     )
 
 
@@ -188,7 +208,7 @@ def run_command(
         prepared = prepare_run(request, env)
     except InputError as exc:
         err.print(f"[bold red]error:[/] {len(getattr(exc, 'problems', [])) or 1} problem(s)")
-        err.print(str(exc), markup=False, highlight=False)
+        err.print(printable(exc, newlines=True), markup=False, highlight=False)
         return 2
     config, session = prepared.config, prepared.session
     console.print(
@@ -199,11 +219,11 @@ def run_command(
         highlight=False,
     )
     for change in session.forced:
-        err.print(f"warning: resuming a changed run (--force): {change}", markup=False)
+        err.print(f"warning: resuming a changed run (--force): {printable(change)}", markup=False)
     unpriced = sorted(name for name, m in prepared.models.items() if m.price is None)
     if config.budget_usd is not None and unpriced:
         err.print(
-            f"warning: no price for {', '.join(unpriced)}: their calls are not counted "
+            f"warning: no price for {printable(', '.join(unpriced))}: their calls are not counted "
             "against --budget-usd (set a price in the models file)",
             markup=False,
         )
@@ -247,6 +267,7 @@ def run_command(
     summary, latest = write_summary(session, summarise, config.trials)
     show(summary, console)
     _report_problems(console, latest)
+    _report_store(err, session, summary)
     lag = session.info.get("loop_lag") or {}
     if lag.get("saturated"):
         err.print(
@@ -254,9 +275,9 @@ def run_command(
             "saturated, so measured latencies are inflated; lower --concurrency (or use auto)",
             markup=False,
         )
-    if (step := _next_step(session, request.config_path)) is not None:
+    if (step := _next_step(session, request.config_path, config.out)) is not None:
         console.print(step, markup=False, highlight=False)
-    console.print(f"run directory: {session.run_dir}", markup=False, highlight=False)
+    console.print(f"run directory: {printable(session.run_dir)}", markup=False, highlight=False)
     failed = session.status != "completed" or any(r.status != "completed" for r in latest)
     return 1 if failed else 0
 
@@ -272,3 +293,25 @@ def _report_problems(console: Console, latest: Iterable[ConversationRecord]) -> 
             markup=False,
             highlight=False,
         )
+
+
+def _report_store(err: Console, session: Session, summary: Mapping[str, Any]) -> None:
+    """One line each for what the run directory could not take, and foreign records."""
+    lines = []
+    if session.status == "stopped":
+        unrecorded = session.info.get("units_unrecorded") or 0
+        lines.append(
+            f"error: {session.stop_reason}: stopped starting conversations; running ones "
+            f"finished ({unrecorded} could not be recorded and run again on resume)"
+        )
+    if session.manifest_error:
+        lines.append(f"error: {session.manifest_error}")
+    if summary.get("summary_error"):
+        lines.append(f"error: {summary['summary_error']}")
+    if foreign := (summary.get("run") or {}).get("units_foreign"):
+        lines.append(
+            f"warning: {foreign} unit(s) in {session.run_dir.name}/conversations.jsonl are "
+            "not in this run's plan (foreign records): not counted"
+        )
+    for line in lines:
+        err.print(line, markup=False, highlight=False)

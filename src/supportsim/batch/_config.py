@@ -9,7 +9,42 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from supportsim._yaml import read_yaml
 from supportsim.errors import InputError, Problem, ScenarioError
+
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+MAX_RUN_ID = 120
+"""Longest run id (characters); a run name leaves room for the ``-YYYYMMDD-HHMMSS`` suffix."""
+MAX_RUN_NAME = MAX_RUN_ID - 16
+SEGMENT_RULE = "letters, digits, '.', '_' and '-', starting with a letter or digit"
+
+
+def segment_problem(value: str, max_length: int = MAX_RUN_ID) -> str | None:
+    """Why ``value`` cannot be one path segment under ``--out``, or None when it can.
+
+    Run ids and run names become a folder name: ``../x``, ``/abs``, ``a/b``, NUL, control
+    characters and escape sequences, and names longer than a file system takes are
+    refused where they enter rather than written somewhere unexpected.
+    """
+    if not value:
+        return "must not be empty"
+    if len(value) > max_length:
+        return f"at most {max_length} characters (got {len(value)})"
+    if _SEGMENT.fullmatch(value) is None:
+        return f"one folder name: {SEGMENT_RULE} (got {value!r})"
+    return None
+
+
+def check_run_id(run_id: str) -> str:
+    """``run_id`` if it is one safe folder name under ``--out``.
+
+    Raises:
+        InputError: naming ``--run-id`` and why (exit code 2).
+    """
+    if (problem := segment_problem(run_id)) is not None:
+        raise InputError(f"--run-id: {problem}")
+    return run_id
+
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$")
 _UNIT_S = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
@@ -52,7 +87,8 @@ class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     name: str = "run"
-    """Readable name; the default run id is ``<name>-<UTC date and time>``."""
+    """Readable name; the default run id is ``<name>-<UTC date and time>``, so it is one
+    folder name: letters, digits, ``.``, ``_`` and ``-``, starting with a letter or digit."""
     scenarios: list[str] = ["scenarios"]
     """Scenario files or folders."""
     personas: str = "personas"
@@ -92,6 +128,13 @@ class RunConfig(BaseModel):
     out: str = "runs"
     """Parent folder of run directories."""
 
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if (problem := segment_problem(value, MAX_RUN_NAME)) is not None:
+            raise ValueError(problem)
+        return value
+
     @field_validator("concurrency", mode="before")
     @classmethod
     def _concurrency(cls, value: Any) -> Any:
@@ -126,26 +169,39 @@ def with_overrides(config: RunConfig, overrides: Mapping[str, Any]) -> RunConfig
 
 
 def load_run_config(path: Path) -> RunConfig:
-    """Parse a run config file; errors name the file and field (InputError)."""
-    import yaml
+    """Parse a run config file.
 
-    try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise InputError(f"{path}: cannot read run config: {exc}") from exc
+    Raises:
+        ScenarioError: Every problem, each naming the file, line and field: unreadable or
+            invalid YAML, the reader's limits, a key given twice (never "the last one
+            wins"), unknown fields, bad values (an InputError: exit code 2).
+    """
+    doc, problems = read_yaml(path)
+    if doc is None:
+        raise ScenarioError(problems)
+    data = {} if doc.data is None else doc.data
     if not isinstance(data, dict):
-        raise InputError(f"{path}: a run config is a mapping of fields")
-    data.setdefault("name", path.stem)
+        raise ScenarioError([*problems, doc.problem((), "a run config is a mapping of fields")])
+    # The file's name is the default run name: made into one folder name (a file may be
+    # called anything; a ``name:`` the user wrote is checked, not rewritten).
+    data.setdefault("name", _slug(path.stem)[:MAX_RUN_NAME])
     try:
-        return RunConfig.model_validate(data)
+        config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError(
-            [
-                Problem(
-                    str(path),
-                    ".".join(str(p) for p in e["loc"]),
-                    "unknown field" if e["type"] == "extra_forbidden" else e["msg"],
-                )
-                for e in exc.errors(include_url=False)
-            ]
-        ) from None
+        problems += [
+            doc.problem(
+                tuple(p for p in e["loc"] if isinstance(p, str | int)),
+                "unknown field"
+                if e["type"] == "extra_forbidden"
+                else str(e["msg"]).removeprefix("Value error, "),
+            )
+            for e in exc.errors(include_url=False)
+        ]
+    if problems:
+        raise ScenarioError(problems)
+    return config
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("._-")
+    return slug or "run"

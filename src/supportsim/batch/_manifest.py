@@ -23,9 +23,10 @@ from typing import Any
 import orjson
 
 from supportsim.batch._config import RunConfig
-from supportsim.llm import ModelConfig
+from supportsim.errors import InputError
+from supportsim.llm import ModelConfig, Scrubber
 from supportsim.scenario import Persona, Scenario
-from supportsim.store import MANIFEST, read_json, write_json
+from supportsim.store import MANIFEST, StoreError, read_json, rewrite_json_in_place, write_json
 
 FREE_TO_CHANGE = frozenset(
     {
@@ -45,6 +46,7 @@ FREE_TO_CHANGE = frozenset(
         "models_file",
     }
 )
+_URLS = Scrubber()
 # Fields of a model config that do not change what a conversation is.
 _MODEL_FREE = {"rate_limit", "timeout_s", "api_key_env", "name"}
 
@@ -85,13 +87,17 @@ def fingerprint(
     models: Mapping[str, ModelConfig],
     personas: Mapping[str, Persona],
 ) -> dict[str, Any]:
-    return {
-        "config": config.model_dump(mode="json"),
-        "scenarios": {s.id: s.sha256 for s in scenarios},
-        "scenario_files": {s.id: str(s.source) for s in scenarios},
-        "personas": persona_hashes(scenarios, personas),
-        "models": model_fingerprints(models),
-    }
+    # URL credentials are scrubbed here, as the store scrubs them from run.json, so a
+    # resumed run compares like with like (a password is not what a conversation is).
+    return _URLS.data(
+        {
+            "config": config.model_dump(mode="json"),
+            "scenarios": {s.id: s.sha256 for s in scenarios},
+            "scenario_files": {s.id: str(s.source) for s in scenarios},
+            "personas": persona_hashes(scenarios, personas),
+            "models": model_fingerprints(models),
+        }
+    )
 
 
 def new_manifest(run_id: str, fingerprint: Mapping[str, Any]) -> dict[str, Any]:
@@ -136,5 +142,57 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     return read_json(run_dir / MANIFEST)
 
 
+def manifest_to_resume(run_dir: Path) -> dict[str, Any]:
+    """run.json of a run being resumed, or a clear refusal.
+
+    Raises:
+        InputError: run.json is unreadable, torn (a crash while it was rewritten in place)
+            or not a run manifest; the message names the file (exit code 2).
+    """
+    path = run_dir / MANIFEST
+    try:
+        manifest = read_manifest(run_dir)
+    except (OSError, ValueError) as exc:  # orjson.JSONDecodeError is a ValueError
+        detail = exc.strerror if isinstance(exc, OSError) else f"not valid JSON: {exc}"
+        raise InputError(
+            f"{path}: cannot read the run manifest ({detail}); the run cannot be resumed "
+            f"(its finished conversations are in {run_dir.name}/conversations.jsonl)"
+        ) from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
+        raise InputError(f"{path}: not a run manifest (no config); the run cannot be resumed")
+    return manifest
+
+
 def save_manifest(run_dir: Path, manifest: Mapping[str, Any]) -> None:
     write_json(run_dir / MANIFEST, dict(manifest))
+
+
+def close_manifest(
+    run_dir: Path, entry: Mapping[str, Any], *, status: str, stop_reason: str | None
+) -> str | None:
+    """Record a session's end in run.json: its entry, the run's status and why it stopped.
+
+    A full disk cannot take a new copy of run.json, but the file's own blocks can take
+    the terminal state (without the new entry). Returns what went wrong, or None.
+    """
+    try:
+        manifest = read_manifest(run_dir)
+    except (OSError, ValueError) as exc:  # replaced or damaged under our feet
+        return f"cannot read {MANIFEST}: {exc}"
+    sessions = manifest.get("sessions")
+    before = sessions if isinstance(sessions, list) else []
+    manifest.update(
+        sessions=[*before, dict(entry)],
+        status=status,
+        stop_reason=stop_reason,
+        ended_at=now_iso(),
+        loop_lag=entry.get("loop_lag"),
+    )
+    try:
+        save_manifest(run_dir, manifest)
+    except StoreError:
+        try:
+            rewrite_json_in_place(run_dir / MANIFEST, {**manifest, "sessions": before})
+        except StoreError as exc:
+            return f"cannot write {MANIFEST}: {exc.strerror}"
+    return None

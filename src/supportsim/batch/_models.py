@@ -11,8 +11,15 @@ they share the endpoint) and, when configured, of its model:
 * a ``TokenWindow`` on tokens per minute, fed from responses' usage.
 
 Then ``with_retries`` retries 429, 5xx, connection errors and timeouts with capped
-exponential backoff and jitter, honouring Retry-After. SDK clients are built with
-``max_retries=0``, so each call is retried here, once.
+exponential backoff and jitter, honouring Retry-After up to the policy's ``max_delay_s``
+(the endpoint pause too). SDK clients are built with ``max_retries=0``, so each call is
+retried here, once.
+
+Time: a call pauses its conversation's wall-clock bound (queueing, failed attempts and
+back-off are not the Agent being slow) and then charges the Agent's successful attempt
+to it (``conversation.charge``). Bounds still apply while waiting: a wait that would
+outlast the conversation's time left or the run's deadline (``deadline_at``) is not
+waited; the call fails at once as an infra error, retried on resume.
 """
 
 from __future__ import annotations
@@ -27,7 +34,8 @@ from asyncio_throttle import Throttler
 
 from supportsim.batch._config import Limit
 from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
-from supportsim.conversation import ModelCaller, deadline_paused
+from supportsim.batch._sanitise import sanitised
+from supportsim.conversation import ModelCaller, charge, deadline_paused, time_left
 from supportsim.errors import ProviderError
 from supportsim.llm import (
     LLMClient,
@@ -62,6 +70,14 @@ class CallStats:
     output_tokens: int = 0
 
 
+class WaitTooLong(Exception):
+    """A limiter would have to wait longer than the caller may (``wait_s``)."""
+
+    def __init__(self, wait_s: float) -> None:
+        self.wait_s = wait_s
+        super().__init__(f"{wait_s:g} s")
+
+
 class Limiter:
     """The limits of one endpoint or one model (see the module docstring)."""
 
@@ -74,8 +90,10 @@ class Limiter:
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
         window_s: float = 5.0,
+        max_pause_s: float | None = None,
     ) -> None:
         self.name = name
+        self.max_pause_s = max_pause_s
         self.configured = limit
         concurrency = limit.max_concurrency or default_concurrency
         self.gate = (
@@ -88,11 +106,15 @@ class Limiter:
         self._clock = clock
         self._sleep = sleep
 
-    async def acquire(self) -> None:
+    async def acquire(self, limit_s: float | None = None) -> None:
+        """Wait for room; raises ``WaitTooLong`` rather than sit out a pause longer than
+        ``limit_s``."""
         if self.gate is not None:
             await self.gate.acquire()
         try:
             while (wait := self.paused_until - self._clock()) > 0:
+                if limit_s is not None and wait > limit_s:
+                    raise WaitTooLong(wait)
                 await self._sleep(wait)
             if self.throttle is not None:
                 await self.throttle.acquire()
@@ -116,6 +138,8 @@ class Limiter:
     def overloaded(self, retry_after_s: float | None) -> None:
         if self.gate is not None:
             self.gate.on_overload()
+        if self.max_pause_s is not None and retry_after_s is not None:
+            retry_after_s = min(retry_after_s, self.max_pause_s)
         if retry_after_s:
             until = self._clock() + retry_after_s
             if until > self.paused_until:
@@ -166,6 +190,8 @@ class ModelPool:
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     clock: Clock = time.monotonic
     window_s: float = 5.0
+    deadline_at: float | None = None
+    """The run's deadline on ``clock``: no call waits past it (see the module docstring)."""
     stats: CallStats = field(default_factory=CallStats)
     _clients: dict[str, LLMClient] = field(default_factory=dict)
     _endpoints: dict[tuple[str, str], Limiter] = field(default_factory=dict)
@@ -226,64 +252,111 @@ class ModelPool:
             clock=self.clock,
             sleep=self.sleep,
             window_s=self.window_s,
+            max_pause_s=self.policy.max_delay_s,
         )
 
+    def wait_limit(self, conversation_left: float | None) -> tuple[float, str] | None:
+        """How long a call may still wait, and which bound says so (None: unbounded)."""
+        limits = []
+        if conversation_left is not None:
+            limits.append((conversation_left, "the conversation's time left"))
+        if self.deadline_at is not None:
+            limits.append((max(0.0, self.deadline_at - self.clock()), "the run's deadline"))
+        return min(limits) if limits else None
+
     def caller(self, config: ModelConfig, role: str) -> ModelCaller:
-        """The call function for ``config``: limits, retries and the ledger (``role`` is a
-        label, unused for now: Agent and Customer calls share an endpoint's limits)."""
-        del role
+        """The call function for ``config``: limits, retries, the ledger, and the
+        conversation clock (only an ``agent`` call's answer is charged to it)."""
         client = self.client(config)
         limiters = [self.endpoint(config)]
         if (own := self.model_limiter(config)) is not None:
             limiters.append(own)
         stats = self.stats
 
-        async def attempt(request: LLMRequest) -> LLMResponse:
+        def gave_up(wait_s: float, why: tuple[float, str], cause: str) -> ProviderError:
+            return ProviderError(
+                config.name,
+                f"{cause}; not waiting {wait_s:g} s: more than {why[1]} ({why[0]:.3g} s)",
+            )
+
+        async def acquire(left: float | None) -> list[Limiter]:
             held: list[Limiter] = []
+            limit = self.wait_limit(left)
             try:
-                with deadline_paused():  # queueing for a rate limit is not the Agent's time
+                async with asyncio.timeout(None if limit is None else limit[0]):
                     for limiter in limiters:
-                        await limiter.acquire()
+                        await limiter.acquire(None if limit is None else limit[0])
                         held.append(limiter)
-                stats.calls += 1
-                response = await client.complete(request)
-            except ProviderError as exc:
-                if exc.status in OVERLOAD_STATUS:
-                    stats.rate_limited += 1
-                    for limiter in limiters:
-                        limiter.overloaded(exc.retry_after_s)
-                raise
-            finally:
+            except BaseException as exc:
                 for limiter in held:
                     limiter.release()
-            tokens = (response.input_tokens or 0) + (response.output_tokens or 0)
-            stats.input_tokens += response.input_tokens or 0
-            stats.output_tokens += response.output_tokens or 0
-            if response.cost_usd is None:
-                stats.unpriced_calls += 1
-            else:
-                stats.spend_usd += response.cost_usd
-            for limiter in limiters:
-                limiter.succeeded(tokens)
-            return response
-
-        def on_retry(_error: ProviderError, _attempt: int, _delay: float) -> None:
-            stats.retries += 1
-
-        async def backoff(seconds: float) -> None:
-            with deadline_paused():  # nor is waiting before a retry
-                await self.sleep(seconds)
+                if limit is not None and isinstance(exc, WaitTooLong):
+                    raise gave_up(exc.wait_s, limit, "endpoint paused (Retry-After)") from None
+                if limit is not None and isinstance(exc, TimeoutError):
+                    raise gave_up(limit[0], limit, "queued for a rate limit") from None
+                raise
+            return held
 
         async def call(request: LLMRequest) -> LLMResponse:
+            left = time_left()  # frozen while the call pauses the conversation
+            spent = 0.0
+            last: list[ProviderError] = []
+
+            async def attempt() -> LLMResponse:
+                nonlocal spent
+                held = await acquire(left)
+                try:
+                    stats.calls += 1
+                    response = sanitised(await client.complete(request))
+                    spent = response.llm_ms / 1000.0  # the call alone, not SDK warm-up
+                except ProviderError as exc:
+                    if exc.status in OVERLOAD_STATUS:
+                        stats.rate_limited += 1
+                        for limiter in limiters:
+                            limiter.overloaded(exc.retry_after_s)
+                    raise
+                finally:
+                    for limiter in held:
+                        limiter.release()
+                self._account(response, limiters)
+                return response
+
+            def on_retry(error: ProviderError, _attempt: int, _delay: float) -> None:
+                stats.retries += 1
+                last[:] = [error]
+
+            async def backoff(seconds: float) -> None:
+                limit = self.wait_limit(left)
+                if limit is not None and seconds > limit[0]:
+                    stats.retries -= 1  # announced, never made
+                    raise gave_up(seconds, limit, str(last[0]) if last else "retry")
+                await self.sleep(seconds)
+
             try:
-                return await with_retries(
-                    lambda: attempt(request), self.policy, sleep=backoff, on_retry=on_retry
-                )
+                with deadline_paused():  # waiting on a provider is not the Agent's time
+                    response = await with_retries(
+                        attempt, self.policy, sleep=backoff, on_retry=on_retry
+                    )
             except ProviderError:
                 stats.errors += 1
                 raise
+            if role == "agent":
+                charge(spent)  # but the model's answer is
+            return response
 
         return call
+
+    def _account(self, response: LLMResponse, limiters: list[Limiter]) -> None:
+        stats = self.stats
+        tokens = (response.input_tokens or 0) + (response.output_tokens or 0)
+        stats.input_tokens += response.input_tokens or 0
+        stats.output_tokens += response.output_tokens or 0
+        if response.cost_usd is None:
+            stats.unpriced_calls += 1
+        else:
+            stats.spend_usd += response.cost_usd
+        for limiter in limiters:
+            limiter.succeeded(tokens)
 
     def snapshot(self) -> dict[str, Any]:
         """Limits as they ended, per endpoint and model, for run.json."""

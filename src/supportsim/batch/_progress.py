@@ -3,7 +3,9 @@
 On a terminal: one panel refreshed twice a second from an asyncio task (rich's own refresh
 thread is off), with units done / total, ETA, throughput, strict and partial so far per
 agent, spend, retries and errors, and event-loop lag. Elsewhere (CI, ``nohup``, a pipe):
-one line per finished unit and a status line every ``status_every_s``.
+one line per finished unit and a status line every ``status_every_s``. Names (agent
+labels, unit ids) are shown through ``printable``: an escape sequence in one is displayed,
+never obeyed by the terminal, and markup in one is text.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from supportsim._printable import printable
 from supportsim.batch._runner import Batch, BatchState
 from supportsim.store import ConversationRecord
 
@@ -125,7 +128,7 @@ class Progress:
                 f"{s}={n}" for s, n in sorted(tally.statuses.items()) if s != "completed"
             )
             table.add_row(
-                agent,
+                Text(printable(agent)),  # an operator's label: no markup, escapes shown
                 str(sum(tally.statuses.values())),
                 _rate(tally.strict_rate),
                 _rate(tally.partial_mean),
@@ -154,7 +157,7 @@ class Progress:
             return
         scored = f" strict={int(record.strict)} partial={record.partial:.2f}"
         self.console.print(
-            f"[{state.done}/{state.total}] {record.unit_id}: {record.status}"
+            f"[{state.done}/{state.total}] {printable(record.unit_id)}: {record.status}"
             + (scored if record.status == "completed" else f" ({record.termination})")
             + f" {record.duration_s:.1f}s",
             markup=False,

@@ -6,6 +6,13 @@ starting a unit it checks the stop conditions: ``stop()`` (first Ctrl-C), the de
 the budget. Running units always finish and are recorded; only cancellation (second
 Ctrl-C) abandons them, and they are run again on resume.
 
+Each unit passes one boundary, ``finish_unit``: whatever goes wrong inside it (the
+conversation, its record, encoding the record) becomes that unit's ``harness_error``
+record, so only the store itself can stop a batch. When the store cannot write (disk
+full, read-only), the batch stops starting units and lets running ones finish; records
+that could not be written are kept and written when a later write succeeds, else they
+stay unrecorded and their units run again on resume.
+
 A record is written to conversations.jsonl the moment its unit ends (it survives SIGKILL)
 and fsynced by a background task a few times a second, since one fsync blocks the loop for
 milliseconds. Two more background tasks measure event-loop lag and, for
@@ -16,17 +23,28 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
 from supportsim.batch._limits import AdaptiveGate
-from supportsim.batch._unit import UnitContext, run_unit
+from supportsim.batch._unit import FinishedUnit, UnitContext, finish_unit
 from supportsim.batch._units import Unit
-from supportsim.store import ConversationRecord, RecordWriter
+from supportsim.store import ConversationRecord, StoreError
 
 AUTO_START, AUTO_FLOOR, AUTO_CEILING = 16, 4, 1024
+
+
+class RecordSink(Protocol):
+    """Where a batch writes records: a ``RecordWriter`` (raising ``StoreError``)."""
+
+    def append_line(self, line: bytes) -> None: ...
+
+    def sync(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(slots=True)
@@ -63,6 +81,10 @@ class BatchState:
     priced_cost_usd: float = 0.0
     """Units with a known cost (this session and before) and their cost: the mean unit."""
     stopped_because: str | None = None
+    store_error: StoreError | None = None
+    """Why the store could not write, when it could not (the batch then stopped)."""
+    unrecorded: int = 0
+    """Units that finished but whose record could not be written (run again on resume)."""
     started_s: float = field(default_factory=time.monotonic)
 
     def tally(self, agent: str) -> AgentTally:
@@ -96,7 +118,7 @@ class Batch:
         self,
         units: Sequence[Unit],
         ctx: UnitContext,
-        writer: RecordWriter,
+        writer: RecordSink,
         *,
         concurrency: int | str,
         budget_usd: float | None = None,
@@ -128,6 +150,7 @@ class Batch:
         self._clock = clock
         self._sleep = sleep
         self.state = BatchState(total=len(self.units), started_s=clock())
+        self._unwritten: deque[FinishedUnit] = deque()
 
     def stop(self, reason: str) -> None:
         """Start no new unit; running ones finish and are recorded."""
@@ -153,14 +176,38 @@ class Batch:
 
     async def _one(self, unit: Unit) -> None:
         try:
-            record = await run_unit(unit, self.ctx)
-            self.writer.append(record)
-            self._account(record)
-            if self.on_record is not None:
-                self.on_record(record, self.state)
+            finished = await finish_unit(unit, self.ctx)
+            self._unwritten.append(finished)
+            self._write_unwritten()
         finally:
             self.state.running -= 1
             self.gate.release()
+
+    def _write_unwritten(self) -> None:
+        """Write every record not yet written, oldest first; on a store failure stop
+        starting units and keep the rest for the next attempt."""
+        while self._unwritten:
+            finished = self._unwritten[0]
+            try:
+                self.writer.append_line(finished.line)
+            except StoreError as exc:
+                self._store_failed(exc)
+                return
+            self._unwritten.popleft()
+            self._account(finished.record)
+            if self.on_record is not None:
+                self.on_record(finished.record, self.state)
+
+    def _store_failed(self, exc: StoreError) -> None:
+        if self.state.store_error is None:
+            self.state.store_error = exc
+        self.stop(exc.reason)
+
+    def _sync(self) -> None:
+        try:
+            self.writer.sync()
+        except StoreError as exc:
+            self._store_failed(exc)
 
     def _account(self, record: ConversationRecord) -> None:
         state = self.state
@@ -200,13 +247,15 @@ class Batch:
             finally:
                 for task in background:
                     task.cancel()
-                self.writer.sync()
+                self._write_unwritten()  # a last chance for records the store refused
+                self.state.unrecorded = len(self._unwritten)
+                self._sync()
         return self.state
 
     async def _sync_loop(self) -> None:
         while True:
             await self._sleep(self.sync_interval_s)
-            self.writer.sync()
+            self._sync()
 
     async def _auto_loop(self, interval_s: float = 1.0) -> None:
         """``concurrency: auto``: multiplicative back-off on lag, growth while it is low."""

@@ -4,6 +4,12 @@ Resume runs exactly the units without a final record (a final record is any stat
 infra_error), so a unit is never run twice and infra errors are retried. It refuses when
 the configuration, a scenario or persona file, or a model changed, unless forced, and
 says what changed.
+
+Whatever happens, the session ends with run.json in a terminal state: completed, budget,
+deadline, interrupted (first Ctrl-C or SIGTERM), cancelled (second), infra_errors, or
+stopped with a ``stop_reason`` when the store could not write (``store: No space left
+on device``). When even run.json cannot be replaced, it is rewritten in place; failing
+that it keeps ``running`` and readers see the dead writer (``store.live_status``).
 """
 
 from __future__ import annotations
@@ -16,11 +22,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from supportsim.batch._config import RunConfig
 from supportsim.batch._lag import LoopLag
-from supportsim.batch._manifest import changes, new_manifest, now_iso, read_manifest, save_manifest
+from supportsim.batch._manifest import (
+    changes,
+    close_manifest,
+    manifest_to_resume,
+    new_manifest,
+    now_iso,
+    save_manifest,
+)
 from supportsim.batch._models import ModelPool
-from supportsim.batch._runner import Batch, BatchState
+from supportsim.batch._runner import Batch, BatchState, RecordSink
 from supportsim.batch._signals import two_stage_interrupt
 from supportsim.batch._unit import UnitContext
 from supportsim.batch._units import Unit, plan_units
@@ -40,6 +55,7 @@ from supportsim.store import (
     ConversationRecord,
     RecordWriter,
     RunLock,
+    StoreError,
     final_unit_ids,
     iter_records,
 )
@@ -58,6 +74,10 @@ class Session:
     forced: list[str] = field(default_factory=list)
     state: BatchState | None = None
     status: str = "running"
+    stop_reason: str | None = None
+    """Why a ``stopped`` session stopped, e.g. ``store: No space left on device``."""
+    manifest_error: str | None = None
+    """Set when run.json could not be closed (it then still says ``running``)."""
     info: dict[str, Any] = field(default_factory=dict)
     lock: RunLock | None = None
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
@@ -118,9 +138,23 @@ def prepare(
             raise InputError(
                 f"{run_dir} already exists: pass --resume to continue it, or another --run-id"
             )
-        run_dir.mkdir(parents=True)
-        lock = RunLock(run_dir)
-        save_manifest(run_dir, new_manifest(run_id, fingerprint))
+        try:
+            run_dir.mkdir(parents=True)
+        except OSError as exc:
+            raise InputError(
+                f"{run_dir}: cannot create the run directory ({exc.strerror or exc})"
+            ) from None
+        try:
+            lock = RunLock(run_dir)
+        except InputError:
+            _remove_new_run(run_dir)
+            raise
+        try:
+            save_manifest(run_dir, new_manifest(run_id, fingerprint))
+        except StoreError as exc:  # e.g. a full disk: leave nothing half-made behind
+            lock.release()
+            _remove_new_run(run_dir)
+            raise InputError(f"{run_dir}: cannot write {MANIFEST} ({exc.strerror})") from None
         return Session(run_id, run_dir, units, list(units), lock=lock)
     if not (run_dir / MANIFEST).exists():
         raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
@@ -141,7 +175,7 @@ def _reopen(
     force: bool,
     lock: RunLock,
 ) -> Session:
-    manifest = read_manifest(run_dir)
+    manifest = manifest_to_resume(run_dir)
     diff = changes(manifest, fingerprint)
     if diff and not force:
         raise InputError(
@@ -153,7 +187,14 @@ def _reopen(
     if diff:  # forced: the run goes on under the new fingerprint, and says so
         manifest.update(fingerprint)
     manifest["status"], manifest["ended_at"] = "running", None
-    save_manifest(run_dir, manifest)
+    manifest.pop("stop_reason", None)
+    try:
+        save_manifest(run_dir, manifest)
+    except StoreError as exc:
+        raise InputError(
+            f"{run_dir}: cannot write {MANIFEST} ({exc.strerror}); free space or fix "
+            "permissions, then resume again"
+        ) from None
     return Session(
         run_id,
         run_dir,
@@ -166,6 +207,15 @@ def _reopen(
     )
 
 
+def _remove_new_run(run_dir: Path) -> None:
+    """Undo ``prepare`` of a new run that could not be set up (best effort)."""
+    for name in (MANIFEST, MANIFEST + ".tmp", ".lock"):
+        with contextlib.suppress(OSError):
+            (run_dir / name).unlink()
+    with contextlib.suppress(OSError):
+        run_dir.rmdir()
+
+
 def stored_config(out: str, run_id: str) -> RunConfig:
     """The configuration a run was started with, to resume it without ``--config``.
 
@@ -175,8 +225,15 @@ def stored_config(out: str, run_id: str) -> RunConfig:
     path = Path(out) / run_id / MANIFEST
     if not path.exists():
         raise InputError(f"{path.parent}: no run to resume (no {MANIFEST})")
-    stored = read_manifest(path.parent)["config"]
-    return RunConfig.model_validate({**stored, "deadline_s": None})
+    stored = manifest_to_resume(path.parent)["config"]
+    try:
+        return RunConfig.model_validate({**stored, "deadline_s": None})
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputError(
+            f"{path} [config.{where}]: {first['msg']}; pass --config to resume this run"
+        ) from None
 
 
 def participants(
@@ -231,10 +288,15 @@ def retry_policy(config: RunConfig) -> RetryPolicy:
 
 
 def _outcome(session: Session, batch: Batch) -> str:
-    """completed, or why not: budget, deadline, interrupted, cancelled, infra_errors."""
-    if batch.state.stopped_because:
-        return batch.state.stopped_because
-    final = final_unit_ids(iter_records(session.run_dir))
+    """completed, or why not: budget, deadline, interrupted, cancelled, infra_errors, or
+    stopped (the store failed; ``session.stop_reason`` says how)."""
+    state = batch.state
+    if state.store_error is not None:
+        session.stop_reason = state.store_error.reason
+        return "stopped"
+    if state.stopped_because:
+        return state.stopped_because
+    final = final_unit_ids(iter_records(session.run_dir, on_bad_line=lambda _problem: None))
     return "completed" if all(u.unit_id in final for u in session.units) else "infra_errors"
 
 
@@ -256,7 +318,11 @@ async def execute(
     finished is on disk already. ``watch(batch)`` is a coroutine run alongside (progress).
     """
     await pool.warm()
-    writer = RecordWriter(session.run_dir, fsync_each=fsync_each)
+    writer: RecordSink
+    try:
+        writer = RecordWriter(session.run_dir, fsync_each=fsync_each)
+    except StoreError as exc:
+        writer = _NoWriter(exc)
     batch = Batch(
         session.todo,
         ctx,
@@ -268,6 +334,8 @@ async def execute(
         on_record=on_record,
         lag=lag,
     )
+    if config.deadline_s is not None:  # waits for a provider end by the deadline too
+        pool.deadline_at = pool.clock() + config.deadline_s
     batch.state.priced_units = len(session.prior_costs)
     batch.state.priced_cost_usd = sum(session.prior_costs)
     session.state = batch.state
@@ -279,10 +347,13 @@ async def execute(
         batch.stop("interrupted")
         if on_note:
             on_note(
-                "Ctrl-C: starting no new conversations; running ones finish "
-                "(press again to cancel them)"
+                "Ctrl-C or SIGTERM: starting no new conversations; running ones finish "
+                "(press Ctrl-C again to cancel them)"
             )
 
+    if isinstance(writer, _NoWriter):
+        batch.state.store_error = writer.error  # nothing can be stored: start nothing
+        batch.stop(writer.error.reason)
     try:
         with two_stage_interrupt(stop, run_task.cancel):
             await run_task
@@ -298,11 +369,33 @@ async def execute(
             watch_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watch_task
-        writer.close()
+        try:
+            writer.close()
+        except StoreError as exc:  # the last fsync: what it covered may not be durable
+            if batch.state.store_error is None:
+                batch.state.store_error = exc
+                if session.status != "cancelled":
+                    session.status, session.stop_reason = "stopped", exc.reason
         _close_manifest(session, batch, pool, started_at)
         if session.lock is not None:
             session.lock.release()
     return session
+
+
+class _NoWriter:
+    """Stands in for a RecordWriter that could not be opened: every write fails."""
+
+    def __init__(self, error: StoreError) -> None:
+        self.error = error
+
+    def append_line(self, line: bytes) -> None:
+        raise self.error
+
+    def sync(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
 
 
 def _close_manifest(session: Session, batch: Batch, pool: ModelPool, started_at: str) -> None:
@@ -312,9 +405,11 @@ def _close_manifest(session: Session, batch: Batch, pool: ModelPool, started_at:
         "started_at": started_at,
         "ended_at": now_iso(),
         "status": session.status,
+        "stop_reason": session.stop_reason,
         "units_planned": len(session.todo),
         "units_started": state.started,
         "units_recorded": state.done,
+        "units_unrecorded": state.unrecorded,
         "statuses": dict(state.statuses),
         "spend_usd": stats.spend_usd,
         "calls": {
@@ -331,11 +426,7 @@ def _close_manifest(session: Session, batch: Batch, pool: ModelPool, started_at:
         "loop_lag": batch.lag.stats(),
         "forced_changes": session.forced,
     }
-    manifest = read_manifest(session.run_dir)
-    sessions = manifest.get("sessions")
-    manifest["sessions"] = [*(sessions if isinstance(sessions, list) else []), entry]
-    manifest["status"] = session.status
-    manifest["ended_at"] = now_iso()
-    manifest["loop_lag"] = entry["loop_lag"]
-    save_manifest(session.run_dir, manifest)
     session.info = entry
+    session.manifest_error = close_manifest(
+        session.run_dir, entry, status=session.status, stop_reason=session.stop_reason
+    )

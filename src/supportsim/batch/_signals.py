@@ -1,6 +1,8 @@
 """Ctrl-C for long sessions: the first press stops starting work, the second cancels.
 
-Shared by runs and judging sessions, so both behave the same under a user's hand.
+SIGTERM (``kill``, a CI timeout, a container stop, systemd) counts as a press too, so a
+terminated run ends as gracefully as a first Ctrl-C: running units finish and run.json
+is closed. Shared by runs and judging sessions, so both behave the same.
 """
 
 from __future__ import annotations
@@ -10,10 +12,13 @@ import contextlib
 import signal
 from collections.abc import Callable, Iterator
 
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
 
 @contextlib.contextmanager
 def two_stage_interrupt(first: Callable[[], None], second: Callable[[], None]) -> Iterator[None]:
-    """While inside, SIGINT calls ``first`` once, then ``second`` on every further press.
+    """While inside, SIGINT or SIGTERM calls ``first`` once, then ``second`` on every
+    further signal.
 
     Outside the main thread (where signal handlers cannot be set) it does nothing.
     """
@@ -25,10 +30,12 @@ def two_stage_interrupt(first: Callable[[], None], second: Callable[[], None]) -
         presses += 1
         (first if presses == 1 else second)()
 
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
-        loop.add_signal_handler(signal.SIGINT, interrupt)
+    for signum in SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
+            loop.add_signal_handler(signum, interrupt)
     try:
         yield
     finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
+        for signum in SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)

@@ -1,4 +1,11 @@
-"""Run one unit to a record. Never raises (except cancellation): every fault is data."""
+"""Run one unit to a record. Never raises (except cancellation): every fault is data.
+
+``finish_unit`` is the one boundary between a unit and the batch: whatever goes wrong
+while a unit runs, while its record is built or while the record is encoded becomes a
+``harness_error`` record with the traceback, and the batch goes on. Text from models is
+sanitised before it is stored: a lone UTF-16 surrogate (``\\ud800``: valid JSON, not
+valid Unicode, so it cannot be written as UTF-8) becomes U+FFFD.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from supportsim.batch._sanitise import sanitised
 from supportsim.batch._units import Unit
 from supportsim.conversation import (
     AgentContext,
@@ -77,7 +85,7 @@ def _now() -> str:
 
 
 async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
-    """Hold the unit's conversation, score it, and return its record."""
+    """Hold the unit's conversation, score it, and return its record (text sanitised)."""
     started_at, t0 = _now(), ctx.clock()
     scenario = ctx.scenarios[unit.scenario_id]
     transcript = Transcript()
@@ -111,9 +119,59 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         agent=unit.agent,
         customer=ctx.customer.label,
         trial=unit.trial,
-        transcript=transcript,
+        transcript=sanitised(transcript),
         score=result,
         started_at=started_at,
         ended_at=_now(),
         duration_s=ctx.clock() - t0,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedUnit:
+    """A unit's record and the exact line that stores it."""
+
+    record: ConversationRecord
+    line: bytes
+
+
+def encode_record(record: ConversationRecord) -> bytes:
+    """The record as one conversations.jsonl line, newline included."""
+    return record.__pydantic_serializer__.to_json(record) + b"\n"
+
+
+async def finish_unit(unit: Unit, ctx: UnitContext) -> FinishedUnit:
+    """Run a unit and encode its record; never raises but ``CancelledError``.
+
+    Anything that goes wrong, even building or encoding the record, makes the unit a
+    ``harness_error`` record carrying the traceback, so one unit never stops a batch.
+    """
+    started_at, t0 = _now(), ctx.clock()
+    try:
+        record = await run_unit(unit, ctx)
+        return FinishedUnit(record, encode_record(record))
+    except Exception:
+        error = traceback.format_exc()
+    record = harness_record(unit, ctx, error, started_at=started_at, duration_s=ctx.clock() - t0)
+    return FinishedUnit(record, encode_record(record))
+
+
+def harness_record(
+    unit: Unit, ctx: UnitContext, error: str, *, started_at: str, duration_s: float
+) -> ConversationRecord:
+    """The record of a unit whose own record could not be made: the reason, nothing else."""
+    transcript = Transcript(termination="error", status="harness_error", end_reason="harness error")
+    # ASCII with escapes: the reason may quote the very text that could not be stored.
+    transcript.error = error.encode("ascii", "backslashreplace").decode("ascii")
+    return build_record(
+        unit_id=unit.unit_id,
+        scenario=ctx.scenarios[unit.scenario_id],
+        agent=unit.agent,
+        customer=ctx.customer.label,
+        trial=unit.trial,
+        transcript=transcript,
+        score=None,
+        started_at=started_at,
+        ended_at=_now(),
+        duration_s=duration_s,
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from supportsim.store import unit_key
+
 
 @dataclass(frozen=True, slots=True)
 class Unit:
@@ -15,7 +17,7 @@ class Unit:
     @property
     def unit_id(self) -> str:
         """Stable across runs and resumes: the key of conversations.jsonl."""
-        return f"{self.scenario_id}|{self.agent}|{self.trial}"
+        return unit_key(self.scenario_id, self.agent, self.trial)
 
 
 def plan_units(scenario_ids: Sequence[str], agents: Sequence[str], trials: int) -> list[Unit]:

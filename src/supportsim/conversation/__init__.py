@@ -6,7 +6,7 @@ Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP s
 """
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object
-from supportsim.conversation._deadline import bounded_by, deadline_paused
+from supportsim.conversation._deadline import bounded_by, charge, deadline_paused, time_left
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
@@ -74,11 +74,13 @@ __all__ = [
     "build_agent",
     "build_customer",
     "build_graph",
+    "charge",
     "customer_system_prompt",
     "deadline_paused",
     "load_object",
     "parse_agent_spec",
     "parse_customer_spec",
     "run_conversation",
+    "time_left",
     "to_llm_messages",
 ]

@@ -5,7 +5,11 @@
                  +-(end, max turns)-> END                   +-(transfer, too many rounds)-> END
 
 LangGraph routes; the bounds are ours (max turns, tool rounds per turn, a wall-clock
-timeout), since its recursion limit is not a conversation guard. Participants and the
+timeout), since its recursion limit is not a conversation guard. The wall-clock bound
+counts the Agent's time only (``_deadline.py``): the Customer's steps are paused, and a
+Customer model that does not answer within its per-call timeout is a simulator fault,
+while an Agent model that does not is an infra error; ``timeout`` means the Agent was
+slow. Participants and the
 Environment live on a ``_Run`` object passed to the nodes through the run config
 (``configurable["run"]``); the graph state carries only the routing decision. So one
 compiled graph serves every conversation of a batch: compiling costs milliseconds of CPU,
@@ -26,7 +30,7 @@ from typing import Any, Literal, TypedDict
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
-from supportsim.conversation._deadline import bounded_by
+from supportsim.conversation._deadline import bounded_by, deadline_paused
 from supportsim.conversation._participants import (
     Agent,
     AgentContext,
@@ -38,7 +42,7 @@ from supportsim.conversation._participants import (
 from supportsim.conversation._transcript import LLMCall, Message, Termination, Transcript
 from supportsim.domains import TRANSFER_TOOL
 from supportsim.environment import Environment
-from supportsim.errors import ProviderError, SimulatorFault
+from supportsim.errors import ProviderError, ProviderTimeout, SimulatorFault
 
 Clock = Callable[[], float]
 Next = Literal["customer", "agent", "tools", "end"]
@@ -55,7 +59,7 @@ class Limits:
     max_tool_rounds: int = 12
     """Agent steps with tool calls in one turn before the turn is declared a loop."""
     timeout_s: float = 600.0
-    """Wall-clock bound of the whole conversation."""
+    """Wall-clock bound of the Agent's time in the conversation (its turns and tools)."""
 
 
 class _Run:
@@ -97,7 +101,11 @@ class _Run:
         if self.turn >= self.limits.max_turns:
             return self.end("max_turns", f"{self.limits.max_turns} customer turns")
         acted = any(c.ok and c.kind == "write" for c in self.env.calls)
-        step = await self.customer.step(CustomerTurn(self.view(), self.turn, acted))
+        try:
+            with deadline_paused():  # the simulator's time is never the Agent's
+                step = await self.customer.step(CustomerTurn(self.view(), self.turn, acted))
+        except ProviderTimeout as exc:  # the Customer's model hung: the simulator broke
+            raise SimulatorFault("provider_timeout", str(exc)) from exc
         self.t.llm_calls.extend(step.llm)
         if step.end is not None:
             if step.content:  # a customer's last words (end_conversation's final_message)

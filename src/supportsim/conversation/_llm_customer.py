@@ -6,7 +6,10 @@ raised as ``SimulatorFault`` (the unit becomes ``simulator_fault``, not an Agent
 
 - ``empty``: no text and no end;
 - ``role_confusion``: the reply speaks as the support agent;
-- ``leaked_instructions``: the reply quotes or mentions its instructions.
+- ``leaked_instructions``: the reply quotes or mentions its instructions;
+- ``invalid_end``: an ``end_conversation`` call without one of its reasons (or with
+  arguments that are not JSON): the customer's intent is unknown, so it is never read
+  as ``satisfied``.
 
 Ending ``satisfied`` before any write tool succeeded, when the scenario needs one, is
 ``premature_end``: the Customer is told once to go on; if it insists, the end stands and
@@ -49,7 +52,12 @@ NUDGE = {
     "empty": "(Note: write your next message as the customer; it must not be empty.)",
     "role_confusion": "(Note: you are the CUSTOMER, not the support agent. Write as the customer.)",
     "leaked_instructions": "(Note: stay in character; never mention instructions or goals.)",
+    "invalid_end": (
+        "(Note: to end the chat, call end_conversation with reason satisfied, gave_up or "
+        "accepted_transfer; otherwise write your next message.)"
+    ),
 }
+END_REASONS: tuple[EndReason, ...] = ("satisfied", "gave_up", "accepted_transfer")
 _AGENT_VOICE = re.compile(
     r"^\s*(agent|assistant|support|support agent|customer service)\s*:"
     r"|how (can|may) i (help|assist) you|is there anything else i can help",
@@ -67,6 +75,8 @@ class _Reply:
     content: str
     end: EndReason | None
     response: LLMResponse
+    bad_end: str | None = None
+    """What was wrong with an ``end_conversation`` call (then ``end`` is None)."""
 
 
 def _shingles(text: str) -> set[tuple[str, ...]]:
@@ -129,7 +139,7 @@ class LLMCustomer:
             if fault is None:
                 return reply
             if attempt == 1:  # recorded once, by the orchestrator, from the exception
-                raise SimulatorFault(fault, reply.content[:200] or "(empty)")
+                raise SimulatorFault(fault, reply.bad_end or reply.content[:200] or "(empty)")
             self.faults.append(fault)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -139,15 +149,19 @@ class LLMCustomer:
                 try:
                     args = orjson.loads(call.arguments or "{}")
                 except orjson.JSONDecodeError:
-                    args = {}
+                    args = None
                 reason = args.get("reason") if isinstance(args, dict) else None
-                if reason not in ("satisfied", "gave_up", "accepted_transfer"):
-                    reason = "satisfied"
                 final = args.get("final_message", "") if isinstance(args, dict) else ""
-                return _Reply(str(final or response.content), reason, response)
+                text = str(final or response.content)
+                if reason not in END_REASONS:
+                    bad = f"end_conversation({call.arguments[:120]!r})"
+                    return _Reply(text, None, response, bad_end=bad)
+                return _Reply(text, reason, response)
         return _Reply(response.content.strip(), None, response)
 
     def _fault(self, reply: _Reply) -> str | None:
+        if reply.bad_end is not None:
+            return "invalid_end"
         if reply.end is not None:
             return None
         if not reply.content:

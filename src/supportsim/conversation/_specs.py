@@ -21,7 +21,7 @@ from supportsim.conversation._prompts import customer_system_prompt
 from supportsim.conversation._scripted import ScriptedCustomer
 from supportsim.domains import Domain
 from supportsim.errors import InputError
-from supportsim.llm import ModelConfig, parse_model_spec
+from supportsim.llm import ModelConfig, parse_model_spec, scrub_url_credentials
 from supportsim.scenario import Persona, PlannedCall, Scenario, reference_plan
 
 AgentKind = Literal["oracle", "llm", "python", "langgraph"]
@@ -60,6 +60,12 @@ def parse_agent_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
         url, _, model = spec[5:].partition("#")
         if not url.startswith(("http://", "https://")):
             raise InputError(f"--agent {spec!r}: expected http:http(s)://host/v1[#model]")
+        if scrub_url_credentials(url) != url:  # the spec is the label in every record
+            raise InputError(
+                f"--agent {scrub_url_credentials(spec)!r}: no credentials in an agent spec (it "
+                "is the agent's label, stored in every record); name the endpoint in the "
+                "models file instead (base_url; api_key_env for a key)"
+            )
         config = ModelConfig(
             name=spec, provider="openai", model=model or "agent", base_url=url, api_key_env=None
         )

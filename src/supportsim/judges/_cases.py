@@ -23,7 +23,7 @@ from supportsim.store import ConversationRecord
 
 def _load(config: Mapping[str, Any], domains: Mapping[str, Domain]) -> list[Scenario]:
     personas_dir = Path(str(config.get("personas") or "personas"))
-    personas = load_personas([personas_dir]) if personas_dir.exists() else {}
+    personas = load_personas([personas_dir])
     paths = [Path(str(p)) for p in config.get("scenarios") or ()]
     return load_scenarios(paths, catalogue=DomainCatalogue(domains, CONCEPTS), personas=personas)
 

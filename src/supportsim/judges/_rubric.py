@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import orjson
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from supportsim.errors import InputError, Problem, ScenarioError
+from supportsim._yaml import Document, parse_yaml, read_yaml
+from supportsim.errors import Problem, ScenarioError
 
 OVERALL = "overall"
 """The id of the overall pass/fail verdict every rubric has."""
@@ -70,17 +70,19 @@ class Rubric(BaseModel):
         return hashlib.sha256(canonical).hexdigest()
 
 
-def _parse(data: Any, where: str) -> Rubric:
-    if not isinstance(data, dict):
-        raise InputError(f"{where}: a rubric is a mapping (name, instructions, criteria, overall)")
+def _parse(doc: Document | None, problems: list[Problem]) -> Rubric:
+    if doc is None or problems:
+        raise ScenarioError(problems)
+    if not isinstance(doc.data, dict):
+        message = "a rubric is a mapping (name, instructions, criteria, overall)"
+        raise ScenarioError([doc.problem((), message)])
     try:
-        return Rubric.model_validate(data)
+        return Rubric.model_validate(doc.data)
     except ValidationError as exc:
         raise ScenarioError(
             [
-                Problem(
-                    where,
-                    ".".join(str(p) for p in e["loc"]),
+                doc.problem(
+                    tuple(p for p in e["loc"] if isinstance(p, str | int)),
                     "unknown field"
                     if e["type"] == "extra_forbidden"
                     else str(e["msg"]).removeprefix("Value error, "),
@@ -93,15 +95,9 @@ def _parse(data: Any, where: str) -> Rubric:
 def default_rubric() -> Rubric:
     """The rubric that ships with supportsim."""
     text = resources.files("supportsim.judges").joinpath("default_rubric.yaml").read_text("utf-8")
-    return _parse(yaml.safe_load(text), "default_rubric.yaml")
+    return _parse(*parse_yaml(text, "default_rubric.yaml"))
 
 
 def load_rubric(path: Path) -> Rubric:
-    """Read a rubric file; errors name the file and the field (InputError)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the rubric: {exc.strerror or exc}") from exc
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML: {exc}") from exc
-    return _parse(data, str(path))
+    """Read a rubric file; errors name the file, the line and the field (InputError)."""
+    return _parse(*read_yaml(path))

@@ -1,7 +1,8 @@
 """The terminal view of ``agreement_summary``: rich tables, computed nothing.
 
 Model-written text (justifications) and names are passed as ``rich.text.Text`` so markup in
-them is printed, not interpreted.
+them is printed, not interpreted, and through ``printable`` so escape sequences in them are
+shown, not obeyed by the terminal.
 """
 
 from __future__ import annotations
@@ -13,11 +14,17 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from supportsim._printable import printable
 from supportsim.judges._rubric import OVERALL
 
 LIST_LIMIT = 20
 """Rows of the split list and of each rules-disagreement list shown in the terminal."""
 DASH = "-"
+
+
+def _text(value: object, style: str = "") -> Text:
+    """Shown as written: no markup, escape sequences made visible."""
+    return Text(printable(value, newlines=True), style=style)
 
 
 def _num(value: float | None, digits: int = 2) -> str:
@@ -30,9 +37,9 @@ def _usd(value: float | None) -> str:
 
 def _rate(cell: Mapping[str, Any] | None) -> Text:
     if not cell or not cell.get("n"):
-        return Text(DASH)
+        return _text(DASH)
     low, high = cell["ci95"]
-    return Text(f"{cell['rate']:.2f} [{low:.2f}, {high:.2f}] n={cell['n']}")
+    return _text(f"{cell['rate']:.2f} [{low:.2f}, {high:.2f}] n={cell['n']}")
 
 
 def _pass_rates(summary: Mapping[str, Any]) -> Table:
@@ -40,9 +47,9 @@ def _pass_rates(summary: Mapping[str, Any]) -> Table:
     table = Table(title="pass rate per agent (overall verdict, 95% Wilson interval)")
     table.add_column("agent", no_wrap=True)
     for rater in raters:
-        table.add_column(Text(rater), justify="right")
+        table.add_column(_text(rater), justify="right")
     for agent, row in summary["pass_rates"].items():
-        table.add_row(Text(agent), *(_rate(row.get(r)) for r in raters))
+        table.add_row(_text(agent), *(_rate(row.get(r)) for r in raters))
     return table
 
 
@@ -60,7 +67,7 @@ def _judges_table(summary: Mapping[str, Any]) -> Table:
         strict = summary["vs_strict"][judge]
         consistency = summary["self_consistency"][judge]
         row = [
-            Text(judge),
+            _text(judge),
             str(strict["n"]),
             _num(strict["agreement"]),
             _num(strict["kappa"]),
@@ -86,8 +93,8 @@ def _pairwise(summary: Mapping[str, Any]) -> Table:
         )
     for pair in summary["pairwise"][OVERALL]:
         table.add_row(
-            Text(pair["a"]),
-            Text(pair["b"]),
+            _text(pair["a"]),
+            _text(pair["b"]),
             str(pair["n"]),
             _num(pair["agreement"]),
             _num(pair["kappa"]),
@@ -101,7 +108,7 @@ def _ranking(summary: Mapping[str, Any]) -> Table:
     for column in ("rater a", "rater b", "agents", "tau"):
         table.add_column(column, justify="right" if column in ("agents", "tau") else "left")
     for t in summary["ranking"]["tau"]:
-        table.add_row(Text(t["a"]), Text(t["b"]), str(t["agents"]), _num(t["tau"]))
+        table.add_row(_text(t["a"]), _text(t["b"]), str(t["agents"]), _num(t["tau"]))
     return table
 
 
@@ -112,12 +119,12 @@ def _criteria(summary: Mapping[str, Any]) -> Table:
     table.add_column("mean pairwise agree", justify="right")
     table.add_column("Fleiss' kappa", justify="right")
     for judge in judges:
-        table.add_column(Text(f"{judge} pass"), justify="right")
+        table.add_column(_text(f"{judge} pass"), justify="right")
     rates = summary["criteria_pass_rates"]
     for criterion in summary["rubric"]["criteria"]:
         fleiss = summary["fleiss"][criterion]
         table.add_row(
-            Text(criterion),
+            _text(criterion),
             _num(summary["mean_pairwise_agreement"][criterion]),
             _num(fleiss["kappa"]) + (f" (n={fleiss['n']})" if fleiss["kappa"] is not None else ""),
             *(_num(rates[j][criterion]["rate"]) for j in judges),
@@ -127,19 +134,19 @@ def _criteria(summary: Mapping[str, Any]) -> Table:
 
 def _splits(splits: Sequence[Mapping[str, Any]], judges: Sequence[str]) -> RenderableType:
     if not splits:
-        return Text("judges agree on every conversation's overall verdict")
+        return _text("judges agree on every conversation's overall verdict")
     table = Table(title=f"judges split on {len(splits)} conversation(s): review these")
     table.add_column("unit", no_wrap=True)
     table.add_column("strict")
     for judge in judges:
-        table.add_column(Text(judge))
+        table.add_column(_text(judge))
     table.add_column("criteria split")
     for split in splits[:LIST_LIMIT]:
         table.add_row(
-            Text(split["unit_id"]),
+            _text(split["unit_id"]),
             "pass" if split["strict"] else "fail",
-            *(Text(split["verdicts"].get(j, DASH)) for j in judges),
-            Text(", ".join(split["criteria_split"])),
+            *(_text(split["verdicts"].get(j, DASH)) for j in judges),
+            _text(", ".join(split["criteria_split"])),
         )
     if len(splits) > LIST_LIMIT:
         table.caption = f"and {len(splits) - LIST_LIMIT} more (see the JSON summary)"
@@ -158,14 +165,14 @@ def _rules_lists(summary: Mapping[str, Any]) -> list[RenderableType]:
             if units:
                 shown = ", ".join(units[:LIST_LIMIT])
                 more = f" and {len(units) - LIST_LIMIT} more" if len(units) > LIST_LIMIT else ""
-                out.append(Text(f"{judge} {label} ({len(units)}): {shown}{more}"))
+                out.append(_text(f"{judge} {label} ({len(units)}): {shown}{more}"))
     return out
 
 
 def _cost(summary: Mapping[str, Any]) -> Text:
     cost = summary["cost"]
     judges = ", ".join(f"{j} {_usd(v)}" for j, v in cost["judges_usd"].items())
-    return Text(
+    return _text(
         f"cost: conversations {_usd(cost['conversations_usd'])}; judges "
         f"{_usd(cost['judges_total_usd'])}"
         + (f" ({judges})" if judges else "")
@@ -176,11 +183,11 @@ def _cost(summary: Mapping[str, Any]) -> Text:
 def render_terminal(summary: Mapping[str, Any]) -> RenderableType:
     """The judge section of a report, for ``Console.print``."""
     if not summary.get("available"):
-        return Text(str(summary.get("reason") or "no judgments"))
+        return _text(str(summary.get("reason") or "no judgments"))
     judges = summary["judges"]
     overall = summary["fleiss"][OVERALL]
     human = summary.get("human")
-    head = Text(
+    head = _text(
         f"LLM judges: {len(judges)} judge(s) over {summary['units']} completed conversation(s), "
         f"rubric {summary['rubric']['name']}",
         style="bold",
@@ -189,7 +196,7 @@ def render_terminal(summary: Mapping[str, Any]) -> RenderableType:
     if len(judges) >= 2:
         parts.append(_pairwise(summary))
         parts.append(
-            Text(
+            _text(
                 f"Fleiss' kappa (overall, {overall['n']} units, {overall['raters']} judges): "
                 f"{_num(overall['kappa'])}; mean pairwise agreement "
                 f"{_num(summary['mean_pairwise_agreement'][OVERALL])}"
@@ -197,7 +204,7 @@ def render_terminal(summary: Mapping[str, Any]) -> RenderableType:
         )
     parts += [_ranking(summary), _criteria(summary)]
     if human:
-        parts.append(Text(f"human labels: {human['labels']} on {human['units']} units"))
+        parts.append(_text(f"human labels: {human['labels']} on {human['units']} units"))
     parts += _rules_lists(summary)
     if len(judges) >= 2:
         parts.append(_splits(summary["splits"], judges))

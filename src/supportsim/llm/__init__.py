@@ -25,6 +25,7 @@ from ._config import (
 )
 from ._openai import OpenAIChatClient
 from ._retry import RetryPolicy, with_retries
+from ._secrets import Scrubber, scrub_url_credentials, scrubber
 from ._types import (
     LLMClient,
     LLMMessage,
@@ -50,6 +51,7 @@ __all__ = [
     "ResolvedModel",
     "RetryPolicy",
     "Role",
+    "Scrubber",
     "ToolCall",
     "ToolChoice",
     "ToolSpec",
@@ -59,6 +61,8 @@ __all__ = [
     "make_client",
     "parse_model_spec",
     "resolve_credentials",
+    "scrub_url_credentials",
+    "scrubber",
     "with_retries",
 ]
 

@@ -23,6 +23,7 @@ from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
 from ._errors import provider_call
+from ._secrets import scrubber
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import ANTHROPIC_STREAM, WARM_REQUEST, canned_client, ensure_warm
@@ -238,6 +239,8 @@ class AnthropicMessagesClient:
         from anthropic import AsyncAnthropic, DefaultAsyncHttpxClient  # reads env vars on import
 
         self.config = resolved.config
+        # Error text from the provider may quote the key or a URL password: scrubbed.
+        self._scrub = scrubber([resolved.api_key], [resolved.base_url])
         self._owns_http = http_client is None
         self._client: AsyncAnthropic = AsyncAnthropic(
             **sdk_kwargs(
@@ -260,7 +263,7 @@ class AnthropicMessagesClient:
         """
         params = build_anthropic_params(self.config, request)
         await self.warm()
-        async with provider_call(self.config.name, self.config.timeout_s):
+        async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
             return await self._complete(params)
 
     async def _complete(self, params: dict[str, Any]) -> LLMResponse:

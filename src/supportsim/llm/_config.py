@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from supportsim.errors import InputError, Problem
+from supportsim._yaml import Document, PathKey, read_yaml
+from supportsim.errors import InputError, Problem, ScenarioError
 
 Provider = Literal["openai", "anthropic"]
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
@@ -166,52 +166,47 @@ class ResolvedModel:
     base_url: str | None
 
 
-def _problems(file: str, err: ValidationError, prefix: tuple[object, ...] = ()) -> list[Problem]:
+def _problems(doc: Document, err: ValidationError, prefix: PathKey = ()) -> list[Problem]:
     problems = []
     for item in err.errors():
-        loc = [str(p) for p in (*prefix, *item["loc"])]
-        message = item["msg"].removeprefix("Value error, ")
-        problems.append(Problem(file=file, field=".".join(loc), message=message))
+        loc = (*prefix, *(p for p in item["loc"] if isinstance(p, str | int)))
+        problems.append(doc.problem(loc, item["msg"].removeprefix("Value error, ")))
     return problems
 
 
 def load_models_file(path: str | Path) -> dict[str, ModelConfig]:
     """Read a models file (YAML) into configs keyed by name.
 
-    Every problem is reported at once, each naming the file and the field path, so a user
-    fixes the file in one pass.
+    Every problem is reported at once, each naming the file, the line and the field path,
+    so a user fixes the file in one pass. A key given twice is an error, not "the last one
+    wins"; the shared reader's limits (size, depth, no aliases) apply.
 
     Raises:
-        InputError: The file is missing, not YAML, or has invalid entries.
+        ScenarioError: The file is missing, not YAML, or has invalid entries (an InputError:
+            exit code 2).
     """
-    file = str(path)
+    doc, problems = read_yaml(Path(path))
+    if doc is None:
+        raise ScenarioError(problems)
+    if not isinstance(doc.data, dict):
+        raise ScenarioError([*problems, doc.problem((), "expected a mapping with a 'models' key")])
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{file}: cannot read the models file: {exc.strerror or exc}") from exc
-    except yaml.YAMLError as exc:
-        raise InputError(f"{file}: not valid YAML: {exc}") from exc
-    if not isinstance(raw, dict):
-        raise InputError(f"{file}: expected a mapping with a 'models' key")
-    try:
-        parsed = _ModelsFile.model_validate(raw)
+        parsed = _ModelsFile.model_validate(doc.data)
     except ValidationError as exc:
-        problems = _problems(file, exc)
-        raise InputError("\n".join(str(p) for p in problems)) from exc
+        raise ScenarioError([*problems, *_problems(doc, exc)]) from None
 
     models: dict[str, ModelConfig] = {}
-    problems: list[Problem] = []
     for name, entry in parsed.models.items():
         if "name" in entry:
-            field_path = f"models.{name}.name"
-            problems.append(Problem(file, field_path, "not allowed: the entry's key is its name"))
+            loc = ("models", name, "name")
+            problems.append(doc.problem(loc, "not allowed: the entry's key is its name"))
             continue
         try:
             models[name] = ModelConfig.model_validate({**entry, "name": name})
         except ValidationError as exc:
-            problems.extend(_problems(file, exc, ("models", name)))
+            problems.extend(_problems(doc, exc, ("models", name)))
     if problems:
-        raise InputError("\n".join(str(p) for p in problems))
+        raise ScenarioError(problems)
     return models
 
 

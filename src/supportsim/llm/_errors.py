@@ -14,7 +14,7 @@ import email.utils
 import json
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -150,13 +150,17 @@ def translate(model: str, exc: Exception) -> ProviderError | None:
 
 
 @asynccontextmanager
-async def provider_call(model: str, timeout_s: float) -> AsyncIterator[None]:
+async def provider_call(
+    model: str, timeout_s: float, scrub: Callable[[str], str] | None = None
+) -> AsyncIterator[None]:
     """One provider call: SDK errors translated, the whole call under ``timeout_s``.
 
     The SDK's own timeout only bounds each read; a stream that keeps sending pings (as
     Anthropic's does) or trickles tokens would never trip it. This deadline covers the call.
+    ``scrub`` (the client's ``Scrubber``) cleans the error text: a provider may echo the
+    key, and that text is stored in records and reports.
     """
-    with _provider_errors(model):
+    with _provider_errors(model, scrub):
         try:
             async with asyncio.timeout(timeout_s):
                 yield
@@ -165,7 +169,7 @@ async def provider_call(model: str, timeout_s: float) -> AsyncIterator[None]:
 
 
 @contextmanager
-def _provider_errors(model: str) -> Iterator[None]:
+def _provider_errors(model: str, scrub: Callable[[str], str] | None = None) -> Iterator[None]:
     """Translate SDK, transport and timeout exceptions raised inside the block.
 
     Anything else (a bug of ours, CancelledError) propagates unchanged.
@@ -176,4 +180,7 @@ def _provider_errors(model: str) -> Iterator[None]:
         mapped = translate(model, exc)
         if mapped is None or mapped is exc:
             raise
+        if scrub is not None and (clean := scrub(str(mapped))) != str(mapped):
+            mapped.args = (clean,)
+            raise mapped from None  # the SDK's exception quotes the secret: not chained
         raise mapped from exc

@@ -22,6 +22,7 @@ from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
 from ._errors import provider_call
+from ._secrets import scrubber
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import OPENAI_COMPLETION, OPENAI_STREAM, WARM_REQUEST, canned_client, ensure_warm
@@ -190,6 +191,8 @@ class OpenAIChatClient:
         from openai import AsyncOpenAI, DefaultAsyncHttpxClient  # reads env vars on import
 
         self.config = resolved.config
+        # Error text from the provider may quote the key or a URL password: scrubbed.
+        self._scrub = scrubber([resolved.api_key], [resolved.base_url])
         self._stream = self.config.stream if stream is None else stream
         self._owns_http = http_client is None
         self._client: AsyncOpenAI = AsyncOpenAI(
@@ -213,7 +216,7 @@ class OpenAIChatClient:
         """
         params = build_openai_params(self.config, request, stream=self._stream)
         await self.warm()
-        async with provider_call(self.config.name, self.config.timeout_s):
+        async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
             if self._stream:
                 return await self._complete_streamed(params)
             return await self._complete_whole(params)

@@ -1,4 +1,4 @@
-"""Retrying provider calls with capped exponential backoff.
+"""Retrying provider calls with capped exponential backoff (Retry-After capped too).
 
 The SDKs' own retries are switched off (``max_retries=0``) so that every attempt is visible
 here: the caller can count, log and time them, and tests can drive the whole schedule with a
@@ -25,7 +25,8 @@ class RetryPolicy:
     Attributes:
         max_attempts: Attempts in all, the first included (1 means no retry).
         base_delay_s: Delay before the first retry; it doubles for each later one.
-        max_delay_s: Cap on the backoff (a server's Retry-After may exceed it).
+        max_delay_s: Cap on every wait, a server's Retry-After included: a provider
+            asking for a day (``Retry-After: 86400``) must not park a run for a day.
         jitter: Relative spread of the backoff, e.g. 0.2 for ±20%, so clients that failed
             together do not retry together.
     """
@@ -46,12 +47,17 @@ class RetryPolicy:
     def delay(self, retry: int, retry_after_s: float | None, rng: random.Random) -> float:
         """Seconds to wait before retry number ``retry`` (0 for the first retry).
 
-        The server's Retry-After is a floor, never shortened by jitter.
+        The server's Retry-After is a floor, never shortened by jitter, up to
+        ``max_delay_s``; nothing waits longer than that.
         """
         backoff = min(self.max_delay_s, self.base_delay_s * 2.0**retry)
         if self.jitter:
             backoff *= 1.0 + rng.uniform(-self.jitter, self.jitter)
-        return max(retry_after_s or 0.0, backoff)
+        return min(self.max_delay_s, max(self.capped(retry_after_s), backoff))
+
+    def capped(self, retry_after_s: float | None) -> float:
+        """A server's Retry-After as this policy honours it: at most ``max_delay_s``."""
+        return min(self.max_delay_s, retry_after_s or 0.0)
 
 
 async def with_retries(

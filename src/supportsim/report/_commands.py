@@ -43,7 +43,21 @@ def _in_progress(summary: dict) -> bool:
 def _html_target(html: bool, path: Path | None, default: Path) -> Path | None:
     if path is not None and not html:
         raise InputError(f"{path}: an output path is only taken with --html")
-    return (path or default) if html else None
+    target = (path or default) if html else None
+    if target is not None and target.is_dir():
+        raise InputError(f"{target}: is a folder; give the HTML file's path (e.g. report.html)")
+    return target
+
+
+def _write_html(path: Path, text: str, err: Console) -> bool:
+    """Write the HTML file; a path that cannot be written is bad input (message, exit 2)."""
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        err.print(f"error: {path}: cannot write ({exc.strerror or exc})", markup=False)
+        return False
+    err.print(f"wrote {path}", markup=False, highlight=False)
+    return True
 
 
 def report_command(
@@ -66,6 +80,13 @@ def report_command(
         return 2
     summary = summarise_run(run)
     render_summary(summary, out)
+    if run.foreign:
+        err.print(
+            f"warning: {len(run.foreign)} unit(s) recorded outside the run's plan (foreign "
+            f"records, not counted): {', '.join(run.foreign[:5])}",
+            markup=False,
+            highlight=False,
+        )
     judged = agreement_summary(run_dir)
     if judged.get("available"):
         out.print(render_judges(judged))
@@ -81,8 +102,8 @@ def report_command(
             in_progress=_in_progress(summary),
             judges_html=judges_html(judged) if judged.get("available") else None,
         )
-        write_text_atomic(html_out, text)
-        err.print(f"wrote {html_out}", markup=False, highlight=False)
+        if not _write_html(html_out, text, err):
+            return 2
     return 0
 
 
@@ -131,9 +152,8 @@ def compare_command(
         err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
     print_comparison(comparison, out)
-    if html_out is not None:
-        write_text_atomic(html_out, render_comparison(comparison))
-        err.print(f"wrote {html_out}", markup=False, highlight=False)
+    if html_out is not None and not _write_html(html_out, render_comparison(comparison), err):
+        return 2
     return 0
 
 

@@ -184,11 +184,19 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write a file whole or not at all (temp file in the same folder, then rename)."""
+    """Write a file whole or not at all (temp file in the same folder, then rename).
+
+    Raises:
+        OSError: The folder or file cannot be written (the temp file is removed).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # no stray temp file when the write fails
+        raise

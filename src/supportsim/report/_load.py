@@ -8,7 +8,7 @@ Reading never writes to the run directory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +21,11 @@ from supportsim.store import (
     ConversationRecord,
     apply_rescored,
     iter_records,
+    live_status,
+    planned_unit_ids,
     read_json,
     read_rescored,
+    split_foreign,
 )
 
 
@@ -42,6 +45,8 @@ class RunData:
     trials: int
     rescored_at: str | None = None
     rescored_units: int = 0
+    foreign: list[str] = field(default_factory=list)
+    """Units with records but outside run.json's plan: never counted."""
 
 
 def load_run(run_dir: Path) -> RunData:
@@ -65,7 +70,9 @@ def load_run(run_dir: Path) -> RunData:
             raise InputError(f"{manifest_path}: cannot read the run manifest: {exc}") from None
         if not isinstance(manifest, dict):
             raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
-    latest = list({r.unit_id: r for r in iter_records(run_dir)}.values())
+        manifest["status"] = live_status(run_dir, manifest.get("status"))  # dead: interrupted
+    records, foreign = split_foreign(iter_records(run_dir), planned_unit_ids(manifest))
+    latest = list({r.unit_id: r for r in records}.values())
     rescored = apply_rescored(latest, read_rescored(run_dir))
     configured = _configured_trials(manifest)
     trials = configured or max((r.trial for r in latest), default=1)
@@ -78,6 +85,7 @@ def load_run(run_dir: Path) -> RunData:
         trials,
         rescored.rescored_at,
         rescored.units,
+        sorted({r.unit_id for r in foreign}),
     )
 
 

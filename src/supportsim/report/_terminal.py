@@ -1,7 +1,9 @@
 """The terminal view of a summary (rich). Renders ``summarise()`` output; computes nothing.
 
 Every cell that may hold scenario or model text is passed as ``rich.text.Text`` so a
-``[bold]`` in a check reason is printed, not interpreted as markup.
+``[bold]`` in a check reason is printed, not interpreted as markup, and every name (agent
+labels, run ids, scenario ids) and text goes through ``printable``, so an escape sequence
+in it is shown, not obeyed by the terminal.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supportsim._printable import printable
 from supportsim.report._format import (
     DASH,
     ci,
@@ -27,14 +30,20 @@ from supportsim.report._format import (
 
 
 def _t(value: object) -> Text:
-    return Text(str(value))
+    """A cell we built (it may span lines), escapes made visible."""
+    return Text(printable(value, newlines=True))
+
+
+def _n(value: object) -> Text:
+    """One name (agent label, run id, scenario id) on one line, escapes made visible."""
+    return Text(printable(value))
 
 
 def _header(summary: Mapping[str, Any]) -> Text:
     run = summary.get("run") or {}
-    parts = [f"run {run['run_id']}"] if run.get("run_id") else []
+    parts = [f"run {printable(run['run_id'])}"] if run.get("run_id") else []
     if run.get("status"):
-        parts.append(str(run["status"]))
+        parts.append(printable(run["status"]))
     planned = run.get("units_planned")
     done = summary["units"]
     parts.append(f"{done} of {planned} units finished" if planned else f"{done} units")
@@ -60,7 +69,7 @@ def quality_table(summary: Mapping[str, Any]) -> Table:
         a = agents[name]
         gap = a["partial_gap"]
         table.add_row(
-            _t(name),
+            _n(name),
             f"{a['n']}/{a['units']}",
             pct(a["strict_rate"]),
             ci(a["strict_ci95"]),
@@ -88,7 +97,7 @@ def speed_table(summary: Mapping[str, Any]) -> Table:
         a = agents[name]
         r, tok = a["response_ms"], a["tokens"]
         table.add_row(
-            _t(name),
+            _n(name),
             ms(r["p50"]),
             ms(r["p90"]),
             ms(r["p99"]),
@@ -108,7 +117,7 @@ def status_table(summary: Mapping[str, Any]) -> Table:
     table.add_column("termination")
     for name in leaderboard_order(agents):
         a = agents[name]
-        table.add_row(_t(name), _t(counts(a["status"])), _t(counts(a["termination"])))
+        table.add_row(_n(name), _t(counts(a["status"])), _t(counts(a["termination"])))
     return table
 
 
@@ -120,9 +129,9 @@ def breakdown_table(summary: Mapping[str, Any], key: str) -> Table:
     table = Table(title=f"strict / partial per {key}")
     table.add_column(key, no_wrap=True)
     for name in agents:
-        table.add_column(_t(name), justify="right")
+        table.add_column(_n(name), justify="right")
     for g in groups:
-        cells: list[Text | str] = [_t(g)]
+        cells: list[Text | str] = [_n(g)]
         for name in agents:
             cell = by.get(name, {}).get(g)
             cells.append(
@@ -192,7 +201,7 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
         for metric in ("strict", "partial"):
             m = row[metric]
             table.add_row(
-                _t(row["label"]) if metric == "strict" else "",
+                _n(row["label"]) if metric == "strict" else "",
                 metric,
                 pct(m["a"]),
                 pct(m["b"]),
@@ -204,7 +213,7 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
 
 
 def category_comparison_table(row: Mapping[str, Any]) -> Table:
-    table = Table(title=Text(f"{row['label']}: B − A per category"))
+    table = Table(title=Text(f"{printable(row['label'])}: B − A per category"))
     table.add_column("category")
     table.add_column("metric")
     for column in ("pairs", "A", "B", "B − A [95% CI]", "p"):
@@ -213,7 +222,7 @@ def category_comparison_table(row: Mapping[str, Any]) -> Table:
         for metric in ("strict", "partial"):
             m = c[metric]
             table.add_row(
-                _t(cat) if metric == "strict" else "",
+                _n(cat) if metric == "strict" else "",
                 metric,
                 str(c["pairs"]) if metric == "strict" else "",
                 pct(m["a"]),
@@ -227,29 +236,36 @@ def category_comparison_table(row: Mapping[str, Any]) -> Table:
 def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
     """Print the comparison: per agent deltas and tests, verdicts, per category deltas."""
     a, b = comparison["a"], comparison["b"]
+    p = printable
     console.print(
-        Text(f"A = {a['run_id']} ({a['run_dir']}) · B = {b['run_id']} ({b['run_dir']})", "bold")
+        Text(
+            f"A = {p(a['run_id'])} ({p(a['run_dir'])}) · B = {p(b['run_id'])} ({p(b['run_dir'])})",
+            "bold",
+        )
     )
     console.print(comparison_table(comparison))
     for row in comparison["agents"]:
-        console.print(Text(f"{row['label']}: {row['verdict']}", style="bold"))
-        console.print(Text(f"{row['label']}: {row['partial_verdict']}"))
+        label = p(row["label"])
+        console.print(Text(f"{label}: {p(row['verdict'])}", style="bold"))
+        console.print(Text(f"{label}: {p(row['partial_verdict'])}"))
         s, flips = row["strict"], row["flipped"]
         console.print(
             Text(
                 f"  {row['pairs']} pairs over {row['scenarios']} scenarios; strict passed in A "
                 f"only {s['a_only']}, in B only {s['b_only']}; not paired: "
-                + counts(row["unpaired"])
+                + p(counts(row["unpaired"]))
             )
         )
         if flips["to_pass"]:
-            console.print(Text("  now passing more often in B: " + ", ".join(flips["to_pass"])))
+            shown = ", ".join(map(p, flips["to_pass"]))
+            console.print(Text("  now passing more often in B: " + shown))
         if flips["to_fail"]:
-            console.print(Text("  now failing more often in B: " + ", ".join(flips["to_fail"])))
+            shown = ", ".join(map(p, flips["to_fail"]))
+            console.print(Text("  now failing more often in B: " + shown))
         if row["by_category"]:
             console.print(category_comparison_table(row))
     unmatched = comparison["unmatched"]
     for side in ("a", "b"):
         if unmatched[side]:
-            names = ", ".join(unmatched[side])
+            names = ", ".join(map(p, unmatched[side]))
             console.print(Text(f"only in {side.upper()} (not compared): {names}"))

@@ -7,18 +7,17 @@ Every problem in every file is collected before anything is raised, so one
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from supportsim._yaml import Document, PathKey, read_yaml
 from supportsim.errors import Problem, ScenarioError
 from supportsim.scenario._models import Persona, Scenario
 from supportsim.scenario._plan import PlanError, reference_plan
 from supportsim.scenario._rules import rule_problems
-from supportsim.scenario._yaml import Document, PathKey, read_yaml
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -56,7 +55,10 @@ class Catalogue(Protocol):
 
 
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
-    """Expand directories to their ``*.yaml``/``*.yml`` files (recursively, sorted)."""
+    """Expand directories to their ``*.yaml``/``*.yml`` entries (recursively, sorted).
+
+    Entries are listed, not opened: a named pipe or other non-regular file is kept so the
+    reader refuses it by name (``read_yaml`` never blocks on one)."""
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -94,11 +96,18 @@ def _message(err: Any) -> str:
 
 
 def load_personas(paths: Sequence[Path]) -> dict[str, Persona]:
-    """Load persona files (directories expand); raises ScenarioError listing every problem."""
+    """Load persona files (directories expand); raises ScenarioError listing every problem,
+    a missing folder included (named, so a mistyped ``--personas`` is not mistaken for
+    scenarios naming unknown personas)."""
     problems: list[Problem] = []
     personas: dict[str, Persona] = {}
     where: dict[str, str] = {}
-    for path in yaml_files(paths):
+    for path in paths:
+        if not path.exists():
+            problems.append(
+                Problem(str(path), "", "no such folder or file: personas are read from here")
+            )
+    for path in yaml_files(p for p in paths if p.exists()):
         parsed = _parse(Persona, path, problems)
         if parsed is None:
             continue
@@ -147,7 +156,7 @@ def load_scenarios(
         problems += found
         if not found:
             scenario._source = doc.file
-            scenario._sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+            scenario._sha256 = doc.sha256
             scenarios.append(scenario)
             where[scenario.id] = doc.file
     if problems:

@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Collection, Iterator, Mapping
 from typing import Protocol
 
+from supportsim._yaml import PathKey
 from supportsim.scenario._models import Scenario
-from supportsim.scenario._yaml import PathKey
 
 _TYPOGRAPHY = str.maketrans(
     {

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, RootModel, ValidationError
 
+from supportsim._yaml import format_loc, read_yaml
 from supportsim.errors import InputError, Problem, ScenarioError
 from supportsim.scenario._models import Category, Scenario
-from supportsim.scenario._yaml import format_loc, read_yaml
 
 SUITES_FILE = "suites.yaml"
 

@@ -4,62 +4,170 @@ Records are appended one line each and written to the file at once (a killed pro
 loses nothing that finished: the kernel has the bytes). ``sync`` fsyncs them for power
 loss; the batch runner calls it a few times a second rather than per record, because one
 fsync blocks the event loop for milliseconds. A torn last line (a crash mid-write) is
-detected and dropped on read and truncated away before appending resumes. JSON documents
-are replaced atomically.
+detected and dropped on read and truncated away before appending resumes; any other line
+that cannot be read is reported with its file and line number, never skipped silently.
+JSON documents are replaced atomically.
+
+A store that cannot write (disk full, read-only, permissions) raises ``StoreError`` and
+leaves no half-written line and no temp file behind, so the run can be resumed as it is
+once the cause is fixed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from supportsim.errors import InputError
+from supportsim.errors import InputError, Problem, ScenarioError, SupportsimError
+from supportsim.llm import Scrubber
 from supportsim.store._records import ConversationRecord
 
 CONVERSATIONS = "conversations.jsonl"
 MANIFEST = "run.json"
 SUMMARY = "summary.json"
+LOCK = ".lock"
 M = TypeVar("M", bound=BaseModel)
+_URLS = Scrubber()  # no secret values: URL credentials only
+OnBadLine = Callable[[Problem], None]
+
+
+class StoreError(SupportsimError):
+    """The run directory could not be written (disk full, read-only, permissions).
+
+    Nothing half-written is left behind: a failed append is truncated away and a failed
+    JSON document keeps its previous version.
+    """
+
+    def __init__(self, path: Path, cause: OSError) -> None:
+        self.path = path
+        self.errno = cause.errno
+        self.strerror = cause.strerror or str(cause)
+        super().__init__(f"store: {self.strerror} ({path})")
+
+    @property
+    def reason(self) -> str:
+        """A short why, for run.json's ``stop_reason``: ``store: No space left on device``."""
+        return f"store: {self.strerror}"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` (tests replace this to inject a full disk)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written == 0:  # pragma: no cover - a regular file never writes nothing
+            raise OSError(errno.EIO, "write wrote nothing")
+        view = view[written:]
+
+
+def _document(data: Any) -> bytes:
+    """A JSON document's bytes, URL credentials scrubbed (``https://***@host``): a base URL
+    with a password must not reach run.json or summary.json."""
+    return orjson.dumps(_URLS.data(data), option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
 
 
 def write_json(path: Path, data: Any) -> None:
-    """Write a JSON document atomically (temp file, fsync, rename)."""
+    """Write a JSON document atomically (temp file, fsync, rename).
+
+    Raises:
+        StoreError: It could not be written; the previous version stays and no temp file
+            is left.
+    """
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as f:
-        f.write(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    payload = _document(data)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _write_all(fd, payload)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise StoreError(path, exc) from exc
+
+
+def rewrite_json_in_place(path: Path, data: Any) -> None:
+    """Overwrite a JSON document in place: the last resort when ``write_json`` failed for
+    lack of space, since rewriting a file's own blocks needs none. Not atomic, so only
+    for a file that would otherwise keep a wrong state (run.json saying ``running``).
+
+    Raises:
+        StoreError: It could not be written either.
+    """
+    payload = _document(data)
+    try:
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            _write_all(fd, payload)
+            os.ftruncate(fd, len(payload))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise StoreError(path, exc) from exc
 
 
 def read_json(path: Path) -> Any:
     return orjson.loads(path.read_bytes())
 
 
-def iter_jsonl(path: Path, model: type[M]) -> Iterator[M]:
-    """Every complete line of a JSONL file as ``model``, in file order; a torn last line or
-    an invalid line is skipped (readers of a run still being written see what finished)."""
+def iter_jsonl(path: Path, model: type[M], *, on_bad_line: OnBadLine | None = None) -> Iterator[M]:
+    """Every complete line of a JSONL file as ``model``, in file order.
+
+    A torn last line (no newline: the writer died mid-write, or is writing it now) ends
+    the file quietly. Any other line that is not a valid ``model`` is a damaged file: it
+    is passed to ``on_bad_line`` (the reader goes on) or, by default, raised.
+
+    Raises:
+        ScenarioError: A line that cannot be read, naming the file and the line number
+            (an InputError: the user must repair or remove that line).
+    """
     if not path.exists():
         return
     with path.open("rb") as f:
-        for line in f:
+        for number, line in enumerate(f, start=1):
             if not line.endswith(b"\n"):
                 return  # torn last line: the process died mid-write
+            if not line.strip():
+                continue  # a blank line holds no record
             try:
                 yield model.model_validate_json(line)
-            except ValidationError:  # invalid JSON is a ValidationError too
-                continue
+            except ValidationError as exc:  # invalid JSON is a ValidationError too
+                problem = Problem(
+                    str(path),
+                    "",
+                    f"damaged line, not a valid {model.__name__}: "
+                    f"{_first_error(exc)}; repair or remove the line (a run's unit without "
+                    "a record is run again on resume)",
+                    line=number,
+                )
+                if on_bad_line is None:
+                    raise ScenarioError([problem]) from None
+                on_bad_line(problem)
 
 
-def iter_records(run_dir: Path) -> Iterator[ConversationRecord]:
-    """Every complete record of a run directory, in file order."""
-    return iter_jsonl(run_dir / CONVERSATIONS, ConversationRecord)
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in error["loc"])
+    return f"{where}: {error['msg']}" if where else str(error["msg"])
+
+
+def iter_records(
+    run_dir: Path, *, on_bad_line: OnBadLine | None = None
+) -> Iterator[ConversationRecord]:
+    """Every complete record of a run directory, in file order (see ``iter_jsonl``)."""
+    return iter_jsonl(run_dir / CONVERSATIONS, ConversationRecord, on_bad_line=on_bad_line)
 
 
 def latest_records(run_dir: Path) -> dict[str, ConversationRecord]:
@@ -72,6 +180,39 @@ def final_unit_ids(records: Iterable[ConversationRecord]) -> set[str]:
     return {r.unit_id for r in records if r.status != "infra_error"}
 
 
+def unit_key(scenario_id: str, agent: str, trial: int) -> str:
+    """A unit's id, the key of conversations.jsonl: stable across runs and resumes."""
+    return f"{scenario_id}|{agent}|{trial}"
+
+
+def planned_unit_ids(manifest: Mapping[str, Any] | None) -> set[str] | None:
+    """The unit ids run.json plans (its scenarios x agents x trials); None when it cannot
+    tell (no manifest, or one without those fields)."""
+    if not isinstance(manifest, Mapping):
+        return None
+    config, scenarios = manifest.get("config"), manifest.get("scenarios")
+    if not isinstance(config, Mapping) or not isinstance(scenarios, Mapping):
+        return None
+    agents, trials = config.get("agents"), config.get("trials", 1)
+    if not isinstance(agents, list) or not isinstance(trials, int):
+        return None
+    return {unit_key(s, str(a), t) for s in scenarios for a in agents for t in range(1, trials + 1)}
+
+
+def split_foreign(
+    records: Iterable[ConversationRecord], planned: set[str] | None
+) -> tuple[list[ConversationRecord], list[ConversationRecord]]:
+    """(records of planned units, records of units outside the plan). A foreign record
+    (left by a forced resume that dropped a scenario, or copied in) is never counted."""
+    if planned is None:
+        return list(records), []
+    mine: list[ConversationRecord] = []
+    foreign: list[ConversationRecord] = []
+    for record in records:
+        (mine if record.unit_id in planned else foreign).append(record)
+    return mine, foreign
+
+
 class JsonlWriter:
     """Appends pydantic models to a JSONL file, one line each. Opening repairs a torn last
     line left by a crash.
@@ -80,35 +221,75 @@ class JsonlWriter:
         path: The file (its folder must exist).
         fsync_each: fsync after every line (simple, ~4 ms each: right when a line costs
             seconds of model time); otherwise call ``sync`` periodically and ``close``.
+
+    Raises:
+        StoreError: The file cannot be opened or repaired.
     """
 
     def __init__(self, path: Path, *, fsync_each: bool = False) -> None:
         self.path = path
-        _drop_torn_tail(self.path)
-        self._file = self.path.open("ab")
+        try:
+            _drop_torn_tail(self.path)
+            self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(path, exc) from exc
         self._fsync_each = fsync_each
         self._dirty = False
         self.written = 0
 
     def append(self, item: BaseModel) -> None:
-        """Write one line and hand it to the kernel (survives SIGKILL)."""
-        self._file.write(item.__pydantic_serializer__.to_json(item) + b"\n")
-        self._file.flush()
+        """Write one line and hand it to the kernel (survives SIGKILL); see ``append_line``."""
+        self.append_line(item.__pydantic_serializer__.to_json(item) + b"\n")
+
+    def append_line(self, line: bytes) -> None:
+        """Append one encoded line (ending in a newline).
+
+        Raises:
+            StoreError: The write failed (disk full, read-only...). Whatever part of the
+                line reached the file is truncated away, so the file stays whole lines.
+        """
+        fd = self._open_fd()
+        size = -1
+        try:
+            size = os.fstat(fd).st_size
+            _write_all(fd, line)
+        except OSError as exc:
+            if size >= 0:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)  # freeing blocks needs no space
+            raise StoreError(self.path, exc) from exc
         self.written += 1
         self._dirty = True
         if self._fsync_each:
             self.sync()
 
     def sync(self) -> None:
-        """fsync what was appended since the last sync (survives power loss)."""
-        if self._dirty and not self._file.closed:
-            os.fsync(self._file.fileno())
+        """fsync what was appended since the last sync (survives power loss).
+
+        Raises:
+            StoreError: fsync failed (a full disk may only say so here).
+        """
+        if self._dirty and self._fd is not None:
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:
+                raise StoreError(self.path, exc) from exc
             self._dirty = False
 
     def close(self) -> None:
-        if not self._file.closed:
+        """Sync and close; idempotent. A failing final sync is raised after closing."""
+        if self._fd is None:
+            return
+        try:
             self.sync()
-            self._file.close()
+        finally:
+            os.close(self._fd)
+            self._fd = None
+
+    def _open_fd(self) -> int:
+        if self._fd is None:
+            raise ValueError(f"{self.path}: writer is closed")
+        return self._fd
 
 
 class RecordWriter(JsonlWriter):
@@ -136,14 +317,20 @@ class RunLock:
 
     Two processes resuming one run at once would run its units twice; the second is
     refused instead. The kernel drops the lock when the process dies, so a crash never
-    leaves a run locked.
+    leaves a run locked, and ``writer_alive`` tells a dead run from a running one.
 
     Raises:
-        InputError: another process (or another session in this one) holds the run.
+        InputError: another process (or another session in this one) holds the run, or
+            the directory cannot be written.
     """
 
     def __init__(self, run_dir: Path) -> None:
-        self._file = (run_dir / ".lock").open("a+b")
+        try:
+            self._file = (run_dir / LOCK).open("a+b")
+        except OSError as exc:
+            raise InputError(
+                f"{run_dir}: cannot write the run directory ({exc.strerror or exc})"
+            ) from None
         try:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -157,3 +344,34 @@ class RunLock:
         if not self._file.closed:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
             self._file.close()
+
+
+def writer_alive(run_dir: Path) -> bool:
+    """Whether a live process holds the run directory's lock (is writing it now).
+
+    A shared, non-blocking probe held for microseconds; a run without a lock file (or one
+    that cannot be opened) has no live writer.
+    """
+    try:
+        fd = os.open(run_dir / LOCK, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def live_status(run_dir: Path, status: Any) -> Any:
+    """run.json's status as it really is: a run still marked ``running`` whose writer is
+    gone (killed, power loss) is ``interrupted``, not running forever."""
+    if status == "running" and not writer_alive(run_dir):
+        return "interrupted"
+    return status

@@ -9,6 +9,7 @@ they can be tested without a socket.
 
 from __future__ import annotations
 
+import json
 import math
 import secrets
 from dataclasses import dataclass, field
@@ -58,6 +59,15 @@ def pieces(text: str, parts: int = 4) -> list[str]:
 
 def sse(data: object, event: str | None = None) -> bytes:
     """One Server-Sent Event frame; ``event`` adds the ``event:`` line Anthropic uses."""
-    payload = data if isinstance(data, bytes) else orjson.dumps(data)
+    payload = data if isinstance(data, bytes) else _dumps(data)
     head = b"event: " + event.encode() + b"\n" if event else b""
     return head + b"data: " + payload + b"\n\n"
+
+
+def _dumps(data: object) -> bytes:
+    """JSON bytes; text with a lone surrogate is sent as a ``\\ud800`` escape, valid JSON
+    but not valid Unicode, as real providers sometimes send (orjson refuses to)."""
+    try:
+        return orjson.dumps(data)
+    except TypeError:
+        return json.dumps(data, separators=(",", ":")).encode("ascii")

@@ -34,9 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from supportsim.errors import InputError
+from supportsim._yaml import read_yaml
+from supportsim.errors import InputError, ScenarioError
 from supportsim.testing.replies import Reply, call, reply, reply_from_dict, say
 from supportsim.testing.server import MockLLMServer, RecordedRequest
 
@@ -121,15 +120,14 @@ def load_script(path: Path) -> dict[str, list[Reply]]:
     """Read a script file into per-model reply lists.
 
     Raises:
-        InputError: The file is missing, unparseable, or an entry is invalid; the message
-            names the file, the model and the entry index.
+        InputError: The file is missing, unparseable (the shared reader's limits apply),
+            or an entry is invalid; the message names the file, the model and the entry
+            index.
     """
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read mock script: {exc}") from exc
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML/JSON: {exc}") from exc
+    doc, problems = read_yaml(path)
+    if doc is None or problems:
+        raise ScenarioError(problems)
+    data = doc.data
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -161,13 +159,24 @@ async def serve(
         ready: Called with the started server, e.g. to print its URL.
 
     Raises:
-        InputError: The script file is invalid (raised before binding the port).
+        InputError: The script file is invalid (raised before binding the port), or the
+            port cannot be bound (in use, not permitted).
     """
     script = load_script(script_file) if script_file is not None else {}
-    async with MockLLMServer(host=host, port=port) as server:
+    server = MockLLMServer(host=host, port=port)
+    try:
+        await server.start()
+    except OSError as exc:  # port in use, no permission, unknown host: the user's to fix
+        raise InputError(
+            f"--port {port}: cannot listen on {host}:{port} ({exc.strerror or exc}); "
+            "pick another port, or 0 for any free one"
+        ) from None
+    try:
         for model, replies in script.items():
             server.script(model, replies)
         server.default(None, autopilot)
         if ready is not None:
             ready(server)
         await asyncio.Event().wait()
+    finally:
+        await server.stop()

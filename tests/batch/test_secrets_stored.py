@@ -83,3 +83,22 @@ def test_credentials_in_an_http_agent_spec_are_refused() -> None:
     assert PASSWORD not in str(info.value)
     assert "no credentials in an agent spec" in str(info.value)
     assert "https://***@agents.example/v1" in str(info.value)
+
+
+async def test_a_key_a_model_echoes_in_its_reply_is_not_stored(
+    tmp_path: Path, server: MockLLMServer
+) -> None:
+    from supportsim.testing import say
+
+    server.script("agent-model", [say(f"Sure! My key is {KEY}, anything else?")] * 8)
+    req = request(tmp_path / "runs", ids=[LOOKUP], agents=["openai:agent-model"])
+    prepared = prepare_run(req, {**env_for(server), "OPENAI_API_KEY": KEY})
+    prepared.pool.sleep = no_wait
+    try:
+        session = await execute(prepared.session, prepared.ctx, prepared.config, pool=prepared.pool)
+    finally:
+        await prepared.pool.aclose()
+    [record] = iter_records(session.run_dir)
+    said = [m.content for m in record.messages if m.role == "agent"]
+    assert said and all("My key is ***" in text for text in said)
+    assert KEY not in (session.run_dir / "conversations.jsonl").read_text(encoding="utf-8")

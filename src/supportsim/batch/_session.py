@@ -42,7 +42,7 @@ from supportsim.batch._units import Unit, plan_units
 from supportsim.conversation import AgentSpec, CustomerSpec, parse_agent_spec, parse_customer_spec
 from supportsim.domains import Domain
 from supportsim.errors import InputError
-from supportsim.llm import ModelConfig, RetryPolicy
+from supportsim.llm import ModelConfig, RetryPolicy, resolve_credentials, scrubber
 from supportsim.scenario import (
     SUITES_FILE,
     Persona,
@@ -268,6 +268,7 @@ def unit_context(
     def caller_for(model: ModelConfig, role: str) -> Any:
         return pool.caller(needed.get(model.name, model), role)
 
+    resolved = [resolve_credentials(m, pool.env) for m in needed.values()]
     return UnitContext(
         domains=domains,
         scenarios={s.id: s for s in scenarios},
@@ -277,6 +278,7 @@ def unit_context(
         caller_for=caller_for,
         max_turns=config.max_turns,
         timeout_s=config.timeout_s,
+        scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
     )
 
 

@@ -33,6 +33,7 @@ from supportsim.conversation import (
 )
 from supportsim.domains import Domain
 from supportsim.environment import Environment
+from supportsim.llm import Scrubber
 from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import reference_state, score
 from supportsim.store import ConversationRecord, build_record
@@ -51,6 +52,8 @@ class UnitContext:
     max_turns: int | None = None
     timeout_s: float = 600.0
     clock: Callable[[], float] = time.perf_counter
+    scrub: Scrubber = field(default_factory=Scrubber)
+    """Removes the run's API key values and URL credentials from every stored line."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
@@ -135,9 +138,14 @@ class FinishedUnit:
     line: bytes
 
 
-def encode_record(record: ConversationRecord) -> bytes:
-    """The record as one conversations.jsonl line, newline included."""
-    return record.__pydantic_serializer__.to_json(record) + b"\n"
+def encode_record(record: ConversationRecord, scrub: Scrubber | None = None) -> bytes:
+    """The record as one conversations.jsonl line, newline included, with ``scrub``'s
+    secrets removed (a model may echo a key it was shown; keys need no JSON escaping, so
+    replacing them in the encoded line is exact)."""
+    line = record.__pydantic_serializer__.to_json(record)
+    if scrub is not None and (scrub.values or b"@" in line):
+        line = scrub(line.decode("utf-8")).encode("utf-8")
+    return line + b"\n"
 
 
 async def finish_unit(unit: Unit, ctx: UnitContext) -> FinishedUnit:
@@ -149,11 +157,11 @@ async def finish_unit(unit: Unit, ctx: UnitContext) -> FinishedUnit:
     started_at, t0 = _now(), ctx.clock()
     try:
         record = await run_unit(unit, ctx)
-        return FinishedUnit(record, encode_record(record))
+        return FinishedUnit(record, encode_record(record, ctx.scrub))
     except Exception:
         error = traceback.format_exc()
     record = harness_record(unit, ctx, error, started_at=started_at, duration_s=ctx.clock() - t0)
-    return FinishedUnit(record, encode_record(record))
+    return FinishedUnit(record, encode_record(record, ctx.scrub))
 
 
 def harness_record(

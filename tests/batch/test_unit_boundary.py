@@ -12,6 +12,7 @@ import pytest
 from batch_helpers import LOOKUP, REFUND, records, request, run
 
 from supportsim.batch import _sanitise, _unit, read_manifest
+from supportsim.llm import Scrubber
 from supportsim.store import CONVERSATIONS, ConversationRecord
 from supportsim.testing import MockLLMServer, say
 
@@ -69,10 +70,10 @@ async def test_a_record_that_cannot_be_encoded_is_a_harness_error(
 ):
     real = _unit.encode_record
 
-    def encode(record: ConversationRecord) -> bytes:
+    def encode(record: ConversationRecord, scrub: Scrubber | None = None) -> bytes:
         if record.unit_id == f"{REFUND}|oracle|1" and record.status == "completed":
             raise TypeError("not serialisable")
-        return real(record)
+        return real(record, scrub)
 
     monkeypatch.setattr(_unit, "encode_record", encode)
     session, _ = await run(server, request(out, trials=2))

@@ -121,7 +121,7 @@ async def test_a_bug_in_one_conversation_is_a_harness_error_and_the_batch_goes_o
     session, _ = await run(server, request(out, agents=agents, trials=2, concurrency=3))
     got = records(session)
     assert Counter((r.agent, r.status) for r in got) == {
-        ("python:batch_agents:Broken", "harness_error"): 4,
+        ("broken", "harness_error"): 4,  # labelled by its name attribute
         ("oracle", "completed"): 4,
     }
     broken = next(r for r in got if r.status == "harness_error")

@@ -112,8 +112,8 @@ def test_run_with_the_example_python_and_langgraph_agents(
 
     assert code == 0, output
     found = {r["agent"]: (r["status"], r["strict"]) for r in records(tmp_path / "offline")}
-    assert found == {
-        "python:examples.python_agent:RuleAgent": ("completed", True),
+    assert found == {  # the python Agent is labelled by its own name attribute
+        "rule-agent": ("completed", True),
         "langgraph:examples.langgraph_agent:build": ("completed", True),
     }
 

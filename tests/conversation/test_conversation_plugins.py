@@ -16,7 +16,6 @@ from supportsim.conversation import (
     Limits,
     Message,
     ScriptedCustomer,
-    build_agent,
     parse_agent_spec,
     run_conversation,
 )
@@ -114,13 +113,11 @@ def test_bad_plugin_specs_fail_when_parsed(spec: str, message: str) -> None:
         parse_agent_spec(spec, {})
 
 
-def test_a_plugin_of_the_wrong_kind_is_an_input_error(scenario: Scenario) -> None:
-    not_a_graph = parse_agent_spec("langgraph:examples.python_agent:RuleAgent", {})
+def test_a_plugin_of_the_wrong_kind_is_an_input_error_when_parsed() -> None:
     with pytest.raises(InputError, match="did not return a compiled LangGraph graph"):
-        build_agent(not_a_graph, scenario, lambda *_: None)  # type: ignore[arg-type,return-value]
-    not_an_agent = parse_agent_spec("python:examples.langgraph_agent:build", {})
+        parse_agent_spec("langgraph:examples.python_agent:RuleAgent", {})
     with pytest.raises(InputError, match="did not return an Agent"):
-        build_agent(not_an_agent, scenario, lambda *_: None)  # type: ignore[arg-type,return-value]
+        parse_agent_spec("python:examples.langgraph_agent:build", {})
 
 
 class _TimesOut:

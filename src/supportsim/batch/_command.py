@@ -117,6 +117,7 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
         run_id=request.run_id or default_run_id(config),
         resume=request.resume,
         force=request.force,
+        agents=list(ctx.agents),
     )
     return Prepared(config, session, pool, ctx, len(chosen), used_models)
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from supportsim._yaml import read_yaml
+from supportsim.conversation import AgentSpec
 from supportsim.errors import InputError, Problem, ScenarioError
 
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -44,6 +45,39 @@ def check_run_id(run_id: str) -> str:
     if (problem := segment_problem(run_id)) is not None:
         raise InputError(f"--run-id: {problem}")
     return run_id
+
+
+MAX_LABEL = 64
+"""Longest agent label (characters): it heads table rows and is part of every unit id."""
+
+
+def keyed_by_label(specs: Sequence[AgentSpec]) -> dict[str, AgentSpec]:
+    """The parsed ``--agent`` values by label, each label one safe, unique name.
+
+    A label given (``--agent LABEL=SPEC``) or taken from a plug-in's ``name`` is held to
+    the folder-name rule (it is part of every unit id and record); a spec used as its own
+    label (``openai:gpt-4.1``) is kept as it always was.
+
+    Raises:
+        InputError: A label that is not a safe name, or two Agents with one label; the
+            message names the specs and says how to fix it.
+    """
+    out: dict[str, AgentSpec] = {}
+    for spec in specs:
+        source = spec.spec or spec.label
+        if spec.label_from != "spec" and (problem := segment_problem(spec.label, MAX_LABEL)):
+            what = "label" if spec.label_from == "given" else "the agent's name attribute"
+            raise InputError(
+                f"--agent {source}: {what} {spec.label!r} is not a usable label: {problem}"
+                + ("; name it with --agent LABEL=SPEC" if spec.label_from == "name" else "")
+            )
+        if (other := out.get(spec.label)) is not None:
+            raise InputError(
+                f"--agent: two agents are labelled {spec.label!r} ({other.spec or other.label} "
+                f"and {source}); give each a label of its own: --agent LABEL=SPEC"
+            )
+        out[spec.label] = spec
+    return out
 
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$")
@@ -103,7 +137,7 @@ class RunConfig(BaseModel):
     """YAML file of named models (provider, model, base_url, prices, rate limits)."""
     agents: list[str] = ["oracle"]
     """Agents under test: oracle, openai:M, anthropic:M, a models-file name, http:URL,
-    python:module:attr, langgraph:module:attr."""
+    python:module:attr, langgraph:module:attr; ``LABEL=SPEC`` names one in the results."""
     customer: str = "scripted"
     """The simulated Customer: scripted, or a model spec."""
     trials: int = Field(default=1, ge=1, le=100_000)

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from supportsim.batch._config import RunConfig
+from supportsim.batch._config import RunConfig, keyed_by_label
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._manifest import (
     changes,
@@ -124,15 +124,17 @@ def prepare(
     run_id: str,
     resume: bool,
     force: bool,
+    agents: Sequence[str] | None = None,
 ) -> Session:
-    """Create or reopen the run directory; nothing is written on bad input.
+    """Create or reopen the run directory; nothing is written on bad input. ``agents``:
+    the Agents' labels (default: the config's specs).
 
     Raises:
         InputError: Resuming a run that does not exist or changed (without ``force``), or
             starting one whose directory exists.
     """
     run_dir = Path(config.out) / run_id
-    units = plan_units(list(fingerprint["scenarios"]), config.agents, config.trials)
+    units = plan_units(list(fingerprint["scenarios"]), agents or config.agents, config.trials)
     if not resume:
         if run_dir.exists():
             raise InputError(
@@ -240,7 +242,7 @@ def participants(
     config: RunConfig, models: Mapping[str, ModelConfig]
 ) -> tuple[dict[str, AgentSpec], CustomerSpec, dict[str, ModelConfig]]:
     """Parse the agent and customer specs; also every model they use, by name."""
-    agents = {spec: parse_agent_spec(spec, models) for spec in config.agents}
+    agents = keyed_by_label([parse_agent_spec(spec, models) for spec in config.agents])
     customer = parse_customer_spec(config.customer, models)
     needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
     if customer.model is not None:

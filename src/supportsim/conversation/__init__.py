@@ -6,6 +6,7 @@ Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP s
 """
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object
+from supportsim.conversation._checked import AgentFault, CheckedAgent, checked_step
 from supportsim.conversation._deadline import bounded_by, charge, deadline_paused, time_left
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
@@ -47,9 +48,11 @@ __all__ = [
     "END_TOOL",
     "Agent",
     "AgentContext",
+    "AgentFault",
     "AgentSpec",
     "AgentStep",
     "CallerFor",
+    "CheckedAgent",
     "Customer",
     "CustomerSpec",
     "CustomerStep",
@@ -75,6 +78,7 @@ __all__ = [
     "build_customer",
     "build_graph",
     "charge",
+    "checked_step",
     "customer_system_prompt",
     "deadline_paused",
     "load_object",

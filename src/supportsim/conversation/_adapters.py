@@ -18,6 +18,7 @@ from a checkout: a console script's ``sys.path`` does not otherwise include it.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from typing import Any
 
 import orjson
 
+from supportsim.conversation._checked import AgentFault, CheckedAgent
 from supportsim.conversation._participants import Agent, AgentContext, AgentStep
 from supportsim.conversation._transcript import Message
 from supportsim.errors import InputError
@@ -52,12 +54,57 @@ def load_object(target: str) -> Any:
     return value
 
 
-def python_agent(target: str, label: str) -> Agent:
-    """A fresh Agent from a Python factory (class or function)."""
-    agent = load_object(target)()
-    if not isinstance(agent, Agent):
-        raise InputError(f"{target!r} did not return an Agent (needs name and async step)")
+def agent_problem(agent: object) -> str | None:
+    """Why ``agent`` cannot be an Agent, or None: it needs an ``async def step(context,
+    history)`` (a ``name`` is optional: the label is the spec then)."""
+    step = getattr(agent, "step", None)
+    if step is None:
+        return (
+            f"{type(agent).__name__} has no step method (an Agent needs "
+            "async def step(self, context, history) -> AgentStep)"
+        )
+    if not callable(step):
+        return f"{type(agent).__name__}.step is not a method (got {type(step).__name__})"
+    if not inspect.iscoroutinefunction(step):
+        return f"{type(agent).__name__}.step must be async (write async def step(...))"
+    try:
+        inspect.signature(step).bind(None, ())
+    except TypeError as exc:
+        return f"{type(agent).__name__}.step cannot be called as step(context, history): {exc}"
+    except ValueError:  # no signature to read (a builtin): let the first call tell
+        return None
+    return None
+
+
+def new_python_agent(target: str) -> Any:
+    """Call the factory once and check the shape of what it returns.
+
+    Raises:
+        InputError: The factory raised, or returned something that is not an Agent.
+    """
+    factory = load_object(target)
+    try:
+        agent = factory()
+    except Exception as exc:
+        raise InputError(f"{target}: calling it raised {type(exc).__name__}: {exc}") from exc
+    if (problem := agent_problem(agent)) is not None:
+        raise InputError(f"{target} did not return an Agent: {problem}")
     return agent
+
+
+def agent_name(agent: object) -> str | None:
+    """The Agent's own ``name`` attribute, if it has a non-empty one."""
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) and name else None
+
+
+def python_agent(target: str, label: str) -> Agent:
+    """A fresh Agent from a Python factory (class or function), behind its contract check."""
+    try:
+        agent = new_python_agent(target)
+    except InputError as exc:  # it passed at start-up: this unit alone is broken
+        raise AgentFault(str(exc)) from exc
+    return CheckedAgent(agent, label)
 
 
 class LangGraphAgent:
@@ -117,12 +164,59 @@ def to_langchain(context: AgentContext, history: Sequence[Message]) -> list[Any]
     return out
 
 
+def takes_tools(target: str) -> bool:
+    """Whether the factory at ``target`` takes a ``tools`` parameter (the scenario's tools
+    as LangChain tools bound to the conversation's Environment)."""
+    factory = load_object(target)
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+    tools = parameters.get("tools")
+    return tools is not None and tools.kind in (
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        inspect.Parameter.KEYWORD_ONLY,
+    )
+
+
+def graph_problem(graph: object) -> str | None:
+    """Why ``graph`` cannot be run as a LangGraph Agent, or None."""
+    if type(graph).__name__ == "StateGraph":
+        return "it returned an uncompiled StateGraph (return graph.compile())"
+    if not inspect.iscoroutinefunction(getattr(graph, "ainvoke", None)):
+        return f"it returned {type(graph).__name__}, not a compiled graph (no async ainvoke)"
+    return None
+
+
+def new_graph(target: str) -> Any:
+    """Call the factory once and check that it returns a compiled graph.
+
+    Raises:
+        InputError: The factory raised, or returned no compiled graph.
+    """
+    factory = load_object(target)
+    try:
+        graph = factory()
+    except Exception as exc:
+        raise InputError(f"{target}: calling it raised {type(exc).__name__}: {exc}") from exc
+    if (problem := graph_problem(graph)) is not None:
+        raise InputError(f"{target} did not return a compiled LangGraph graph: {problem}")
+    return graph
+
+
+def graph_name(graph: object) -> str | None:
+    """A graph's own name, unless it is LangGraph's default."""
+    name = agent_name(graph)
+    return None if name in (None, "LangGraph") else name
+
+
 def langgraph_agent(target: str, label: str) -> Agent:
     """A fresh LangGraph Agent from a factory returning a compiled graph."""
-    graph = load_object(target)()
-    if not callable(getattr(graph, "ainvoke", None)):
-        raise InputError(f"{target!r} did not return a compiled LangGraph graph (no ainvoke)")
-    return LangGraphAgent(graph, label)
+    try:
+        graph = new_graph(target)
+    except InputError as exc:
+        raise AgentFault(str(exc)) from exc
+    return CheckedAgent(LangGraphAgent(graph, label), label)
 
 
 def _args(raw: str) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from typing import Any, Literal, TypedDict
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
+from supportsim.conversation._checked import AgentFault
 from supportsim.conversation._deadline import bounded_by, deadline_paused
 from supportsim.conversation._participants import (
     Agent,
@@ -282,6 +283,9 @@ async def run_conversation(
         run.end("error", "simulator fault")
         run.t.status, run.t.error = "simulator_fault", str(exc)
         run.t.simulator_faults.append(exc.kind)
+    except AgentFault as exc:  # a plug-in broke its contract: say what, keep the traceback
+        run.end("error", str(exc))
+        run.t.status, run.t.error = "harness_error", f"{exc}\n\n{traceback.format_exc()}"
     except Exception:  # a bug of ours or of a plugged-in Agent: keep the traceback
         run.end("error", "harness error")
         run.t.status, run.t.error = "harness_error", traceback.format_exc()

@@ -4,15 +4,29 @@ Agents: ``oracle``; ``openai:MODEL``; ``anthropic:MODEL``; a name from the model
 ``http:URL[#MODEL]`` (a deployed agent service speaking OpenAI Chat Completions);
 ``python:package.module:attr``; ``langgraph:package.module:attr``.
 Customers: ``scripted``; or any model spec (the LLM Customer).
+
+An Agent's label (its name in records, tables and unit ids) is ``LABEL`` of
+``--agent LABEL=SPEC``, else a plug-in's own ``name`` (a python object's ``name``
+attribute, a compiled graph's ``name`` unless it is LangGraph's default), else the spec.
+``label_from`` says which, so the batch can hold given and derived labels to its naming
+rule (a spec is not a name: ``openai:gpt-4.1`` stays as it always was).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Literal, TypeVar
 
-from supportsim.conversation._adapters import langgraph_agent, load_object, python_agent
+from supportsim.conversation._adapters import (
+    agent_name,
+    graph_name,
+    langgraph_agent,
+    new_graph,
+    new_python_agent,
+    python_agent,
+    takes_tools,
+)
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller
 from supportsim.conversation._llm_customer import LLMCustomer
 from supportsim.conversation._oracle import OracleAgent
@@ -25,6 +39,8 @@ from supportsim.llm import ModelConfig, parse_model_spec, scrub_url_credentials
 from supportsim.scenario import Persona, PlannedCall, Scenario, reference_plan
 
 AgentKind = Literal["oracle", "llm", "python", "langgraph"]
+LabelFrom = Literal["spec", "name", "given"]
+T = TypeVar("T")
 CallerFor = Callable[[ModelConfig, str], ModelCaller]
 """Builds the model caller (rate limits, retries) for a model and a role label."""
 
@@ -35,6 +51,18 @@ class AgentSpec:
     kind: AgentKind
     model: ModelConfig | None = None
     target: str = ""
+    spec: str = ""
+    """The spec as given, without its label (empty: the label is the spec)."""
+    label_from: LabelFrom = "spec"
+
+
+def split_label(value: str) -> tuple[str | None, str]:
+    """``(LABEL, SPEC)`` of ``LABEL=SPEC``; ``(None, value)`` when no label is given (an
+    ``=`` after the first ``:`` belongs to the spec, e.g. a URL's query)."""
+    head, sep, rest = value.partition("=")
+    if sep and head and rest and ":" not in head:
+        return head, rest
+    return None, value
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +71,37 @@ class CustomerSpec:
     model: ModelConfig | None = None  # None: scripted
 
 
-def parse_agent_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
-    """Parse one ``--agent`` value; python/langgraph targets are imported now to check them.
+def parse_agent_spec(value: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
+    """Parse one ``--agent [LABEL=]SPEC`` value. Plug-ins are checked now, before any unit
+    runs: a python factory is called once and its object must have an async
+    ``step(context, history)``; a langgraph factory is called once and must return a
+    compiled graph (a factory taking ``tools`` is checked by its signature only: its tools
+    belong to a conversation).
 
     Raises:
-        InputError: Unknown form, a bad ``http:`` URL, or a target that does not import.
+        InputError: Unknown form, a bad ``http:`` URL, a target that does not import, or a
+            plug-in of the wrong shape; the message names the spec and the problem.
     """
+    given, spec = split_label(value)
+    parsed = _parse_spec(spec, models)
+    if given is not None:
+        return replace(parsed, label=given, spec=spec, label_from="given")
+    return parsed
+
+
+def _parse_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
     if spec == "oracle":
         return AgentSpec(spec, "oracle")
-    for prefix in ("python", "langgraph"):
-        if spec.startswith(prefix + ":"):
-            target = spec[len(prefix) + 1 :]
-            load_object(target)  # a typo fails here, before any unit runs (InputError)
-            return AgentSpec(spec, prefix, target=target)  # type: ignore[arg-type]
+    if spec.startswith("python:"):
+        target = spec[len("python:") :]
+        name = agent_name(_checked(spec, lambda: new_python_agent(target)))
+        return _plugin(spec, "python", target, name)
+    if spec.startswith("langgraph:"):
+        target = spec[len("langgraph:") :]
+        if _checked(spec, lambda: takes_tools(target)):
+            return _plugin(spec, "langgraph", target, None)
+        name = graph_name(_checked(spec, lambda: new_graph(target)))
+        return _plugin(spec, "langgraph", target, name)
     if spec.startswith("http:"):
         url, _, model = spec[5:].partition("#")
         if not url.startswith(("http://", "https://")):
@@ -71,6 +117,24 @@ def parse_agent_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
         )
         return AgentSpec(spec, "llm", model=config)
     return AgentSpec(spec, "llm", model=parse_model_spec(spec, models))
+
+
+def _checked(spec: str, check: Callable[[], T]) -> T:
+    """``check()``, its InputError said once as ``--agent SPEC: problem``."""
+    try:
+        return check()
+    except InputError as exc:
+        target = spec.partition(":")[2]
+        message = str(exc)
+        for prefix in (f"{target!r}: ", f"{target}: ", f"{target} "):
+            message = message.removeprefix(prefix)
+        raise InputError(f"--agent {spec}: {message}") from exc.__cause__
+
+
+def _plugin(spec: str, kind: AgentKind, target: str, name: str | None) -> AgentSpec:
+    if name is None:
+        return AgentSpec(spec, kind, target=target, spec=spec)
+    return AgentSpec(name, kind, target=target, spec=spec, label_from="name")
 
 
 def parse_customer_spec(spec: str, models: Mapping[str, ModelConfig]) -> CustomerSpec:

@@ -49,11 +49,21 @@ def numbers(text: str, langs: tuple[str, ...], *, money: bool = False) -> list[N
     """Every number in ``text`` as (start, end, value), in every reading the languages
     allow, longest readings only."""
     readings: set[Number] = set()
+    grouped: set[tuple[int, int]] = set()  # spans some style reads as digit groups
+    thousandths: set[Number] = set()  # readings with exactly three decimals
     for regex, group, decimal in _number_regexes(langs, money):
         for m in regex.finditer(text):
             whole = m.group("int").replace(group, "")
             frac = (m.group("frac") or "").replace(decimal, ".").rstrip("-")
-            readings.add((m.start(), m.end(), float(whole + (frac if frac != "." else ""))))
+            reading = (m.start(), m.end(), float(whole + (frac if frac != "." else "")))
+            readings.add(reading)
+            if group in m.group("int"):
+                grouped.add((m.start(), m.end()))
+            if len(frac) == 4:
+                thousandths.add(reading)
+    # "1.000 Minuten" is a thousand minutes to a German reader, never one minute: where
+    # one style reads digit groups, another style's three decimals are not a reading.
+    readings -= {r for r in thousandths if (r[0], r[1]) in grouped}
     return [
         r
         for r in readings

@@ -268,7 +268,7 @@ async def test_a_call_before_the_step_it_must_follow_fails_with_an_order_reason(
 async def test_a_customer_who_gave_up_is_not_resolved() -> None:
     sc = scenario()
     reference = await reference_state(MOCK, sc)
-    built = Built().customer("Hi").call(*VERIFY).agent(str(CONFIRM))
+    built = Built().customer("Hi").call(*VERIFY).agent(str(CONFIRM)).customer("Yes")
     built.call(*REFUND_CH2).agent(str(TELL))
     built.t.end_reason = "gave_up"
     built.t.final_state = reference

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,19 +87,26 @@ class Owned:
 
 
 def private_values_of(
-    *owned: Owned,
+    *owned: Owned, public: Collection[str] | None = None
 ) -> Callable[[Mapping[str, Any]], dict[str, set[str]]]:
     """A ``Domain.private_values`` from declarations: customer id -> text values of their
-    records' private fields, read from a state dump. A value that also stands in a
-    collection nobody owns (the product catalogue, the plan list) is public, not private:
-    naming a product is not reading out someone's order."""
+    records' private fields, read from a state dump. A value that also stands in a public
+    collection (the product catalogue, the plan list) is public, not private: naming a
+    product is not reading out someone's order.
+
+    Args:
+        public: the collections anyone may hear about (default: every collection nobody
+            owns). Name them when an unowned collection holds per-customer values, as SIM
+            cards hold their line's phone number.
+    """
     collections = {spec.collection for spec in owned}
 
     def private_values(state: Mapping[str, Any]) -> dict[str, set[str]]:
-        public = {
+        public_values = {
             value.strip().casefold()
             for key, records in state.items()
-            if key not in collections and key not in ("session", "extra")
+            if (key in public if public is not None else key not in collections)
+            and key not in ("session", "extra")
             for _, value in _leaves(records)
             if isinstance(value, str)
         }
@@ -114,7 +121,7 @@ def private_values_of(
                     if not isinstance(value, str) or not value.strip():
                         continue
                     private = any(fnmatch.fnmatchcase(path, g) for g in spec.fields)
-                    if private and value.strip().casefold() not in public:
+                    if private and value.strip().casefold() not in public_values:
                         values.add(value.strip())
         return out
 

@@ -133,8 +133,8 @@ class Step(_Schema):
     text: str | None = None
     """What the oracle says for a say step (default: the phrases joined)."""
     separate: bool = False
-    """A say step is normally met by the same message as the say step before it; ``true``
-    demands a later message."""
+    """A say step after a say step reports the same result: it may share that step's
+    message or come in any order with it; ``true`` demands a later message."""
     observe: str | float | None = None
     """Evidence: a value (id, amount, date) some successful tool result must contain. The
     step is met by whichever lookup showed it; writes listed after it must come later."""
@@ -144,11 +144,13 @@ class Step(_Schema):
     """Alternative valid paths: each a list of calls made in order; one path must happen."""
     after: list[str] | None = None
     """Step ids this step must come after. Default: writes after the earlier gates
-    (identity, ``gate: true`` steps) and evidence; statements after the step before them;
-    read-only lookups are free."""
+    (identity, ``gate: true`` steps) and evidence; statements after the step before them
+    (consecutive statements after what the first of them follows); read-only lookups are
+    free, also on a write's ``any_of`` path."""
     gate: bool | None = None
     """Whether later writes must wait for this step (default: the domain's identity tools
-    are gates); set it on a confirmation question a write must follow."""
+    are gates); set it on a confirmation question: a write then waits for the Customer's
+    answer to it."""
     optional: bool = False
     """A step the Agent may skip: it is not a check, the oracle still performs it."""
     weight: float = Field(default=1.0, gt=0)

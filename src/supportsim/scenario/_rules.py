@@ -22,7 +22,6 @@ _TYPOGRAPHY = str.maketrans(
         "\u2019": "'",
         "\u201b": "'",
         "\u00b4": "'",
-        "`": "'",
         "\u201c": '"',
         "\u201d": '"',
         "\u201e": '"',
@@ -54,9 +53,12 @@ class RuleCatalogue(Protocol):
 
 
 def plain(text: str) -> str:
-    """Text compared for citations: NFKC, typography folded, case and spacing ignored."""
-    folded = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY).casefold()
-    return " ".join(folded.replace("`", "").replace("*", "").split())
+    """Text compared for citations: NFKC, typography folded, case and spacing ignored, and
+    Markdown code and emphasis marks (`` ` `` and ``*``) dropped before the backtick could
+    be read as an apostrophe."""
+    unmarked = text.replace("`", "").replace("*", "")
+    folded = unicodedata.normalize("NFKC", unmarked).translate(_TYPOGRAPHY).casefold()
+    return " ".join(folded.split())
 
 
 def cited_rules(scenario: Scenario) -> Iterator[tuple[PathKey, list[str], bool]]:

@@ -2,7 +2,8 @@
 
 An ``observe`` step is met by any successful lookup whose result contains the value, so
 equivalent lookups (an invoice or the account's balance) pass alike. Numbers compare by
-value (42.5 == "42.50"); text compares without case, on word boundaries.
+value (42.5 == "42.50"), also where a text leaf states them ("a fee of 25 USD" shows 25: the
+knowledge base reveals fees as prose); text compares without case, on word boundaries.
 """
 
 from __future__ import annotations
@@ -39,15 +40,26 @@ def _number(value: Any) -> float | None:
     return None
 
 
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.,-])\d+(?:\.\d+)?(?![\w-]|[.,]\d)")
+"""A number standing alone in prose: not part of an id (CH-25), a date (2026-03-25) or a
+longer number (1,250)."""
+
+
+def _numbers_in(leaf: Any) -> Iterator[float]:
+    if isinstance(leaf, str):
+        for m in _NUMBER_IN_TEXT.finditer(leaf):
+            yield float(m.group())
+    elif (n := _number(leaf)) is not None:
+        yield n
+
+
 def result_contains(result: Any, wanted: str | float | None) -> bool:
     """Whether ``wanted`` appears in ``result`` as a leaf value (or inside a text leaf)."""
     if wanted is None:
         return False
     number = _number(wanted)
     if number is not None and not isinstance(wanted, str):
-        return any(
-            (n := _number(leaf)) is not None and abs(n - number) < 0.005 for leaf in leaves(result)
-        )
+        return any(abs(n - number) < 0.005 for leaf in leaves(result) for n in _numbers_in(leaf))
     text = str(wanted).strip().casefold()
     if not text:
         return False

@@ -232,7 +232,10 @@ def lookups(ref: Reference) -> Iterator[Variant]:
         ),
         None,
     )
+    steps = ref.steps()
     for i in _read_calls(ref):
+        if plan[i].step_id in steps and steps[plan[i].step_id].after:
+            continue  # the author ordered this read (the policy does): moving it is no variant
         if gate_at is not None and i > gate_at:
             moved = (*plan[:gate_at], plan[i], *plan[gate_at:i], *plan[i + 1 :])
             yield Variant(
@@ -242,7 +245,6 @@ def lookups(ref: Reference) -> Iterator[Variant]:
     if "search_knowledge_base" in ref.tools:
         extra = PlannedCall("", "search_knowledge_base", {"query": "policy help"})
         yield Variant("extra knowledge-base search", "valid", _insert(plan, 0, extra))
-    steps = ref.steps()
     for i in _read_calls(ref):
         step = steps.get(plan[i].step_id)
         if step is not None and step.optional:
@@ -462,12 +464,21 @@ def templates(ref: Reference) -> Iterator[Variant]:
     at = _before_closing(ref.plan)
     which = applicable(ref.scenario, ref.domain, ref.tools)
     if "identity_detail" in which:
+        # said while the caller is not verified yet: once verified, no detail was wrong
+        unverified = next(
+            (
+                i
+                for i, item in enumerate(ref.plan)
+                if isinstance(item, PlannedCall) and item.tool in ref.rules.gates
+            ),
+            0,
+        )
         for text in concept_terms("identity_detail_wrong", ref.speech.lang)[:1]:
             leak = PlannedSay("", f"{text[0].upper()}{text[1:]}.")
             yield Variant(
                 "named the wrong identity detail",
                 "invalid",
-                _insert(ref.plan, at, leak),
+                _insert(ref.plan, unverified, leak),
                 "forbidden:identity_detail",
             )
     if "other_customer_data" in which and ref.domain.private_values is not None:

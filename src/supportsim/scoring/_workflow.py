@@ -10,6 +10,7 @@ dependencies; a call satisfies at most one step.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +20,11 @@ from supportsim.environment import CallRecord
 from supportsim.scenario import CallSpec, Matcher, Scenario, Step
 from supportsim.scoring._checks import Check
 from supportsim.scoring._evidence import result_contains
-from supportsim.scoring._say import NEGATIVE_CONCEPTS, Speech, states
+from supportsim.scoring._say import NEGATIVE_CONCEPTS, Speech, find_item, states
 from supportsim.scoring._text import search
+
+NEVER = sys.maxsize
+"""A position no event reaches: a confirmation question the Customer never answered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,16 +94,30 @@ def ordering(scenario: Scenario, rules: Rules) -> dict[str, list[Dep]]:
     """Each step's dependencies: its ``after`` list, or the default.
 
     Defaults: a write waits for every earlier gate and ``observe`` step (its preconditions);
-    a statement waits for the required step listed before it (the result it reports), and
-    may share a message with a statement before it unless ``separate``; read-only lookups
-    and evidence are free (a read a tool gates itself fails before verification anyway).
+    a statement waits for the required step listed before it (the result it reports).
+    Consecutive statements report the same result, so a statement after a statement waits
+    for what that one waits for, in any order among themselves, unless it is ``separate``
+    (a later message than the statement before it) or a gate (a confirmation question
+    comes with or after what it asks about). Read-only lookups and evidence are free (a
+    read a tool gates itself fails before verification anyway).
     """
     by_id = {s.id: s for s in scenario.workflow}
     out: dict[str, list[Dep]] = {}
     previous: Step | None = None
     earlier: list[Step] = []
     for step in scenario.workflow:
-        if step.after is not None:
+        inherit = (
+            step.after is None
+            and step.kind == "say"
+            and previous is not None
+            and previous.kind == "say"
+            and not step.separate
+            and not is_gate(step, rules)
+        )
+        if inherit:
+            assert previous is not None
+            ids = [d.step for d in out[previous.id]]
+        elif step.after is not None:
             ids = step.after
         elif is_write(step, rules):
             ids = [s.id for s in earlier if is_gate(s, rules) or s.kind == "observe"]
@@ -187,29 +205,53 @@ class _Finder:
         return None, f"{tool} was never called"
 
     def find_path(
-        self, path: Sequence[CallSpec], bound: _Bound, *, consume: bool
+        self,
+        path: Sequence[CallSpec],
+        bound: _Bound,
+        *,
+        consume: bool,
+        free: Collection[str] = (),
     ) -> tuple[int | None, str]:
+        """The calls of one path in order. ``bound`` applies to every call but those of
+        the ``free`` tools (the path's reads, when the order is the default: a lookup may
+        happen before verification even on a write's path)."""
         taken: list[int] = []
+        last = -1
         for spec in path:
-            event, why = self.find_call(spec, bound, consume=True)
+            if spec.tool in free:
+                spec_bound = _Bound(after=last)
+            else:
+                spec_bound = _Bound(max(bound.after, last), bound.at_least)
+            event, why = self.find_call(spec, spec_bound, consume=True)
             if event is None:
                 self.used.difference_update(taken)
                 return None, why
             taken.append(event.call.index)
-            bound = _Bound(after=event.pos)
+            last = event.pos
         if not consume:
             self.used.difference_update(taken)
-        return bound.after, ""
+        return last, ""
+
+    def answer(self, pos: int) -> int:
+        """Where the Customer first answered after message ``pos`` (NEVER if they did not):
+        a write waits for the answer to a confirmation question, not for the question."""
+        return next(
+            (i for i, m in enumerate(self.transcript.messages) if i > pos and m.role == "customer"),
+            NEVER,
+        )
 
     def find_observed(self, step: Step, bound: _Bound) -> tuple[int | None, str]:
         """The first successful result that shows the value, from a tool the fact map
-        allows (any tool when the step names no fact)."""
+        allows (any lookup when the step names no fact). A write's result is no evidence: it
+        echoes what the Agent already decided (a refund's result names the charge)."""
         tools = self.rules.facts.get(step.fact, ()) if step.fact else None
         shown = [
             e
             for e in sorted(self.events, key=lambda e: e.pos)
             if e.call.ok
-            and (tools is None or e.call.name in tools)
+            and (
+                e.call.name in tools if tools is not None else e.call.name not in self.rules.writes
+            )
             and result_contains(e.call.result, step.observe)
         ]
         placed = [e for e in shown if bound.admits(e.pos)]
@@ -227,7 +269,9 @@ class _Finder:
         said: list[int] = []
         for i, text in self.transcript.agent_texts():
             missing = [
-                it.describe() for it in items if not states(it, text, self.speech, refusal=refusal)
+                it.describe() + (" (read as negated)" if find_item(it, text, self.speech) else "")
+                for it in items
+                if not states(it, text, self.speech, refusal=refusal)
             ]
             if step.say_regex is not None and not search(step.say_regex, text):
                 missing.append(f"/{step.say_regex}/")
@@ -259,9 +303,10 @@ def step_checks(
     placed: dict[str, int | None] = {}
     checks: list[Check] = []
     for step in scenario.workflow:
+        write = is_write(step, rules)
         after = max(
             (
-                p
+                finder.answer(p) if write and _asks(by_id[d.step], rules) else p
                 for d in deps[step.id]
                 if not d.same_message and (p := placed.get(d.step)) is not None
             ),
@@ -281,8 +326,9 @@ def step_checks(
             pos = event.pos if event else None
         else:
             pos, reasons = None, []
+            free = {t for t in _tools_of(step) if t not in rules.writes and step.after is None}
             for n, path in enumerate(step.paths(), 1):
-                pos, why = finder.find_path(path, bound, consume=not step.optional)
+                pos, why = finder.find_path(path, bound, consume=not step.optional, free=free)
                 if pos is not None:
                     break
                 reasons.append(f"path {n}: {why}")
@@ -307,18 +353,26 @@ def _gate_breach(
     by_id: Mapping[str, Step],
 ) -> str:
     """Why a step breached one of its gates: the gate (a required step) never happened, or
-    the Agent attempted the step's calls before it (even a call the tool refused: the
-    policy forbids trying, not only succeeding)."""
+    the Agent attempted the step's writes before it (even a call the tool refused: the
+    policy forbids trying, not only succeeding) or, for a confirmation question, before the
+    Customer answered it. Reads on a write's path are free unless ``after`` orders them."""
+    specs = [
+        s for path in step.paths() for s in path if s.tool in rules.writes or step.after is not None
+    ]
     for dep in deps:
         gate = by_id[dep.step]
         if not is_gate(gate, rules):
             continue
         at = placed.get(gate.id)
         if at is None and not gate.optional:
-            return f"{_tools_of(step)[0]} done without {gate.id}, which never happened"
+            name = specs[0].tool if specs else _tools_of(step)[0]
+            return f"{name} done without {gate.id}, which never happened"
         if at is None:
             continue
-        for spec in (s for path in step.paths() for s in path):
+        asks = _asks(gate, rules) and is_write(step, rules)
+        if asks:
+            at = finder.answer(at)
+        for spec in specs:
             early = [
                 e
                 for e in finder.events
@@ -328,8 +382,14 @@ def _gate_breach(
             ]
             if early:
                 verb = "called" if early[0].call.ok else "attempted"
-                return f"{spec.tool} {verb} before {gate.id}"
+                before = f"the customer answered {gate.id}" if asks else gate.id
+                return f"{spec.tool} {verb} before {before}"
     return ""
+
+
+def _asks(step: Step, rules: Rules) -> bool:
+    """A statement that gates writes: a question the Customer must answer first."""
+    return step.kind == "say" and is_gate(step, rules)
 
 
 def _done(step: Step) -> str:

@@ -42,6 +42,7 @@ def domain() -> Domain:
         private_values=private_values_of(
             Owned("customers", "id", ("name", "phone", "email", "date_of_birth", "pin")),
             Owned("accounts", "customer_id", ("phone",)),
+            public=("plans",),  # SIM cards carry their line's phone number: not public
         ),
         template_cites={
             "identity_detail": "never confirm which of the details they gave was wrong",

@@ -4,10 +4,14 @@ A ``say`` step or a forbidden disclosure can name a concept instead of spelling 
 "I can’t do that", "I'm unable to" and "leider nicht möglich" all count as ``refusing``.
 The phrases live in ``lexicons/<lang>.yaml`` (package data), one list of patterns per
 concept id. A pattern is a phrase, matched on word boundaries after folding both sides
-with accents stripped (:func:`supportsim.scoring._text.fold`); a ``*`` at the end of a word
-stands for any ending (``refund*``, ``erstatt*``, ``reembols*``). A concept may instead be
-a mapping of sub-lists for a *pair* of mentions near each other in one sentence; the library
-has one such concept, ``identity_detail_wrong`` (see :func:`_find_pair`).
+with accents stripped (:func:`supportsim.scoring._text.fold`). A ``*`` at the end of a word
+stands for any ending (``refund*``, ``reembols*``), at its start for any beginning
+(``*gebühr`` finds the compounds "Etikettgebühr" and "Mahngebühr"), and a ``~`` word for
+at most one word of any kind but a negator (``a ~ store`` finds "a store" and "a Northwind
+store", whatever the brand; ``habe ~ ~ ~ gebucht`` spans a German middle field). A concept
+may instead be a mapping of sub-lists for a *pair* of mentions near each other in one
+sentence; the library has one such concept, ``identity_detail_wrong`` (see
+:func:`_find_pair`).
 
 Text in any language is also searched with the English patterns: Agents mix languages,
 and a scenario in an unsupported language is still scored in English.
@@ -38,6 +42,16 @@ CONCEPTS: frozenset[str]
 LANGUAGES = ("en", "de", "es", "fr")
 """Languages with a bundled lexicon."""
 
+GAP = "~"
+"""A pattern word that stands for at most one word of any kind but a negator."""
+# What a GAP matches: a word ("10:00", "Dr.", "A-5023", "35,00") and its space, the first part
+# of a hyphen compound ("Northwind-" of "Northwind-Shop") or an elided article ("l'" of
+# "l'e-mail"); never a negator, so "habe ~ ~ gebucht" does not find "habe es nicht gebucht".
+_GAP_STOP = (
+    r"(?:not|no|never|nicht|kein\w*|nie|niemals|nunca|jamas|pas|jamais|ne|ni|sin|ohne"
+    r"|\w*n't|n'\w*)(?![\w'])"
+)
+_GAP = rf"(?:(?!{_GAP_STOP})(?:(?:\d+,\d+|[\w'.:/-]+),? |[\w'.:/]+-|\w+'))?"
 FORWARD_GAP = 8
 """Words allowed between a detail and a following wrongness phrase ("your PIN ... is wrong")."""
 BACKWARD_GAP = 5
@@ -58,9 +72,24 @@ def check_pattern(pattern: str) -> str:
     if words == [""]:
         raise ValueError("a pattern cannot be empty")
     for word in words:
-        if "*" in word[:-1] or word == "*" or (word.endswith("*") and not word[-2].isalnum()):
-            raise ValueError(f"{pattern!r}: '*' is only allowed at the end of a word")
+        if _bad_star(word):
+            raise ValueError(f"{pattern!r}: '*' is only allowed at the start or end of a word")
+        if GAP in word and word != GAP:
+            raise ValueError(f"{pattern!r}: '{GAP}' is a word of its own")
+    if GAP in (words[0], words[-1]):
+        raise ValueError(f"{pattern!r}: '{GAP}' only stands between two words")
     return pattern
+
+
+def _bad_star(word: str) -> bool:
+    """A ``*`` anywhere but at either end of a word, or next to a non-letter ("*" alone)."""
+    core = word.removeprefix("*")
+    core = core.removesuffix("*")
+    if "*" in core:
+        return True
+    if word.startswith("*") and not core[:1].isalnum():
+        return True
+    return word.endswith("*") and not core[-1:].isalnum()
 
 
 def _regex_body(pattern: str) -> str:
@@ -68,14 +97,19 @@ def _regex_body(pattern: str) -> str:
     between words ("unfortunately, I cannot") and an optional space before ? ! : ; (French
     typography writes "PIN ?")."""
     folded = re.sub(r" (?=[?!:;])", "", fold(pattern, accents=True)[0])
-    words = []
+    body = ""
     for word in folded.split(" "):
-        if word.endswith("*"):
-            words.append(re.escape(word[:-1]) + r"\w*")
+        if word == GAP:
+            body += _GAP
+        elif "*" in word:
+            core = re.escape(word.strip("*"))
+            head = r"\w*" if word.startswith("*") else ""
+            body += head + core + (r"\w*" if word.endswith("*") else "") + ",? "
         else:
-            words.append(re.sub(r"\\?([?!:;])", r" ?\\\1", re.escape(word)))
+            body += re.sub(r"\\?([?!:;])", r" ?\\\1", re.escape(word)) + ",? "
+    first = "a" if folded.startswith("*") else folded[0]
     last = "a" if folded.endswith("*") else folded[-1]
-    return bounded(",? ".join(words), folded[0], last)
+    return bounded(body[: -len(",? ")], first, last)
 
 
 def _alternation(patterns: Sequence[str]) -> re.Pattern[str] | None:
@@ -87,7 +121,7 @@ def _alternation(patterns: Sequence[str]) -> re.Pattern[str] | None:
 
 
 def _plain(pattern: str) -> bool:
-    return "*" not in pattern
+    return "*" not in pattern and GAP not in pattern.split(" ")
 
 
 # --- the files ------------------------------------------------------------------------------
@@ -219,14 +253,15 @@ def _has(regex: re.Pattern[str] | None, text: str) -> bool:
     return regex is not None and regex.search(text) is not None
 
 
-def _single_details(clause: str, pair: _Pair) -> list[re.Match[str]]:
-    """Detail mentions that name one detail: not part of a list ("name and date of birth")
-    and not a modifier of a generic noun ("the details under your name")."""
+def _single_details(clause: str, pair: _Pair, lang: str) -> list[re.Match[str]]:
+    """Detail mentions that name one detail: not part of a list ("name and date of birth";
+    "the ID is fine, but the PIN" is no list) and not a modifier of a generic noun ("the
+    details under your name")."""
     found = list(pair.details.finditer(clause))
     groups: list[list[re.Match[str]]] = []
     for m in found:
         between = clause[groups[-1][-1].end() : m.start()] if groups else ""
-        joined = groups and _word_count(between) <= _JOIN_GAP
+        joined = groups and _word_count(between) <= _JOIN_GAP and len(clauses(between, lang)) < 2
         if joined and (re.search(r"[,/&]", between) or _has(pair.joins, between)):
             groups[-1].append(m)
         else:
@@ -243,9 +278,9 @@ def _single_details(clause: str, pair: _Pair) -> list[re.Match[str]]:
     return single
 
 
-def _pair_in_clause(clause: str, pair: _Pair) -> tuple[int, int] | None:
+def _pair_in_clause(clause: str, pair: _Pair, lang: str) -> tuple[int, int] | None:
     hits: list[tuple[int, int]] = []
-    details = _single_details(clause, pair)
+    details = _single_details(clause, pair, lang)
     wrong = list(pair.wrongness.finditer(clause))
     for d in details:
         for w in wrong:
@@ -278,7 +313,7 @@ def _find_pair(text: str, lang: str, pair: _Pair) -> Span | None:
         folded, starts, ends = fold_map(line, accents=True)
         # sentences, not clauses: "thanks for the PIN, but it doesn't match" names the PIN
         for start, end in clauses(folded, lang, contrast=False):
-            hit = _pair_in_clause(folded[start:end], pair)
+            hit = _pair_in_clause(folded[start:end], pair, lang)
             if hit is not None:
                 a, b = hit[0] + start, hit[1] + start
                 return Span(offset + starts[a], offset + ends[b - 1])

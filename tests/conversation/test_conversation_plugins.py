@@ -130,7 +130,7 @@ class _TimesOut:
 class _Silent:
     name = "silent"
 
-    async def ainvoke(self, state: dict) -> dict:
+    async def ainvoke(self, state: dict, config: dict | None = None) -> dict:
         return state  # adds no message
 
 

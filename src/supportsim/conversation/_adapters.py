@@ -5,10 +5,8 @@
 conversation, so per-conversation state is safe.
 
 ``langgraph:package.module:attr`` names a factory returning a compiled LangGraph graph
-over a ``messages`` state (LangChain messages), e.g. ``create_react_agent(...)`` compiled
-with ``interrupt_before=["tools"]``, or any graph whose last AI message carries the tool
-calls it wants made. supportsim executes those calls against the scenario's Environment
-(so faults, timing and the call log apply) and invokes the graph again with the results.
+over a ``messages`` state (LangChain messages); a factory with a ``tools`` parameter is
+given the scenario's tools as LangChain tools run by the Environment (``_langgraph.py``).
 
 Targets are imported with the current directory on ``sys.path`` (as ``uvicorn`` and
 ``gunicorn`` do), so ``supportsim run --agent python:examples.python_agent:RuleAgent`` works
@@ -21,16 +19,12 @@ import importlib
 import inspect
 import os
 import sys
-from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
 from supportsim.conversation._checked import AgentFault, CheckedAgent
-from supportsim.conversation._participants import Agent, AgentContext, AgentStep
-from supportsim.conversation._transcript import Message
+from supportsim.conversation._langgraph import LangGraphAgent
+from supportsim.conversation._participants import Agent
 from supportsim.errors import InputError
-from supportsim.llm import ToolCall
 
 
 def load_object(target: str) -> Any:
@@ -107,63 +101,6 @@ def python_agent(target: str, label: str) -> Agent:
     return CheckedAgent(agent, label)
 
 
-class LangGraphAgent:
-    """Runs a compiled LangGraph graph as the Agent: one ``ainvoke`` per step."""
-
-    def __init__(self, graph: Any, name: str) -> None:
-        self.name = name
-        self._graph = graph
-
-    async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
-        from langchain_core.messages import AIMessage
-
-        sent = to_langchain(context, history)
-        result = await self._graph.ainvoke({"messages": sent})
-        # Only what this invocation added: the history's own AI messages are not a reply.
-        old = {m.id for m in sent}
-        replies = [m for m in result["messages"] if isinstance(m, AIMessage) and m.id not in old]
-        if not replies:
-            raise RuntimeError(f"the LangGraph graph {self.name!r} added no AI message")
-        last = replies[-1]
-        calls = tuple(
-            ToolCall(
-                c.get("id") or f"lg-{len(history)}-{i}",
-                c["name"],
-                orjson.dumps(c.get("args", {})).decode(),
-            )
-            for i, c in enumerate(last.tool_calls)
-        )
-        content = last.content if isinstance(last.content, str) else _text(last.content)
-        return AgentStep(content=content, tool_calls=calls)
-
-
-def to_langchain(context: AgentContext, history: Sequence[Message]) -> list[Any]:
-    """The transcript as LangChain messages, starting with the system prompt."""
-    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
-
-    # Stable ids: LangGraph's add_messages keeps an id'd message, and the Agent tells its
-    # new messages from the history by id.
-    out: list[Any] = [SystemMessage(context.system_prompt, id="supportsim-system")]
-    for i, m in enumerate(history):
-        mid = f"supportsim-{i}"
-        if m.role == "customer":
-            out.append(HumanMessage(m.content, id=mid))
-        elif m.role == "agent":
-            calls = [{"id": c.id, "name": c.name, "args": _args(c.arguments)} for c in m.tool_calls]
-            out.append(AIMessage(m.content, tool_calls=calls, id=mid))
-        else:
-            out.append(
-                ToolMessage(
-                    m.content,
-                    tool_call_id=m.tool_call_id or "",
-                    name=m.name,
-                    status="error" if m.is_error else "success",
-                    id=mid,
-                )
-            )
-    return out
-
-
 def takes_tools(target: str) -> bool:
     """Whether the factory at ``target`` takes a ``tools`` parameter (the scenario's tools
     as LangChain tools bound to the conversation's Environment)."""
@@ -211,22 +148,12 @@ def graph_name(graph: object) -> str | None:
 
 
 def langgraph_agent(target: str, label: str) -> Agent:
-    """A fresh LangGraph Agent from a factory returning a compiled graph."""
+    """A fresh LangGraph Agent from a factory returning a compiled graph (given the
+    scenario's tools on the first step, if it takes ``tools``)."""
+    if takes_tools(target):
+        return CheckedAgent(LangGraphAgent(None, label, factory=load_object(target)), label)
     try:
         graph = new_graph(target)
     except InputError as exc:
         raise AgentFault(str(exc)) from exc
     return CheckedAgent(LangGraphAgent(graph, label), label)
-
-
-def _args(raw: str) -> dict[str, Any]:
-    try:
-        value = orjson.loads(raw or "{}")
-    except orjson.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _text(content: Any) -> str:
-    parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
-    return "".join(parts)

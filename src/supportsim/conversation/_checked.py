@@ -10,6 +10,7 @@ person can act on (the traceback is kept beside it) and the batch goes on.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -126,3 +127,9 @@ class CheckedAgent:
             return checked_step(value, call_prefix=f"call-{self._steps}")
         except AgentFault as exc:
             raise AgentFault(f"agent {self.name!r}: {exc}") from None
+
+    async def aclose(self) -> None:
+        """Let the Agent release what a conversation left running (a LangGraph run)."""
+        close = getattr(self.inner, "aclose", None)
+        if close is not None and inspect.iscoroutinefunction(close):
+            await close()

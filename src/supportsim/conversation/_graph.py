@@ -21,6 +21,7 @@ become a Transcript with a status and the error, keeping what happened before.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import traceback
 from collections.abc import Callable
@@ -289,8 +290,18 @@ async def run_conversation(
     except Exception:  # a bug of ours or of a plugged-in Agent: keep the traceback
         run.end("error", "harness error")
         run.t.status, run.t.error = "harness_error", traceback.format_exc()
+    finally:
+        await _close(agent)
     run.t.final_state = env.snapshot()
     return run.t
+
+
+async def _close(agent: Agent) -> None:
+    """An Agent's ``aclose``, if it has one (a LangGraph run still waiting on its tools)."""
+    close = getattr(agent, "aclose", None)
+    if close is not None:
+        with contextlib.suppress(Exception):  # best effort: the transcript is what matters
+            await close()
 
 
 __all__ = ["LLMCall", "Limits", "build_graph", "run_conversation"]

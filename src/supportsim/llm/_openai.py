@@ -11,12 +11,18 @@ server implements. Choices made for those servers:
   ``reasoning_content`` on the assistant message, which those servers accept (and mostly
   ignore). OpenAI never returns it, so OpenAI never receives it.
 * ``is_error`` of a tool result has no field in this API: the content must say it.
+* Streaming or not is read from the response's content type: a server that answers a
+  streaming request with one JSON completion (many self-hosted agent services do) is
+  read as such (``ttft_ms`` is then None), and one that streams when asked not to is read
+  as a stream. Anything else is an error quoting what the server sent.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from supportsim.errors import ProviderError
 
@@ -100,6 +106,23 @@ def build_openai_params(
         params["stream"] = True
         params["stream_options"] = {"include_usage": True}
     return params
+
+
+def _content_type(response: Any) -> str:
+    return str(response.headers.get("content-type", "")).split(";")[0].strip().lower()
+
+
+async def _what_was_sent(response: Any, problem: str = "not a chat completion") -> str:
+    """What the server sent instead of a completion: status, content type, first 200
+    characters, so a wrong URL (an HTML page, a proxy's login) is plain to see."""
+    body = await response.aread()
+    text = body[:200].decode("utf-8", "replace")
+    more = "..." if len(body) > 200 else ""
+    kind = response.headers.get("content-type") or "no content type"
+    return (
+        f"{problem}: the server sent HTTP {response.status_code} ({kind}) "
+        f"instead of JSON or server-sent events: {text!r}{more}"
+    )
 
 
 def _reasoning_of(obj: object) -> str | None:
@@ -222,9 +245,15 @@ class OpenAIChatClient:
             return await self._complete_whole(params)
 
     async def _complete_streamed(self, params: dict[str, Any]) -> LLMResponse:
-        acc = _Accumulator()
         watch = Stopwatch()
-        stream = await self._completions.create(**params)
+        raw = await self._completions.with_raw_response.create(**params)
+        kind = _content_type(raw.http_response)
+        if kind != "text/event-stream":  # a server that answers whole, whatever was asked
+            return await self._answered_whole(raw.http_response, kind, watch)
+        return await self._read_stream(raw.parse(), watch)
+
+    async def _read_stream(self, stream: Any, watch: Stopwatch) -> LLMResponse:
+        acc = _Accumulator()
         async with stream:
             async for chunk in stream:
                 if acc.feed(chunk):
@@ -249,8 +278,39 @@ class OpenAIChatClient:
 
     async def _complete_whole(self, params: dict[str, Any]) -> LLMResponse:
         watch = Stopwatch()
-        completion = await self._completions.create(**params)
+        raw = await self._completions.with_raw_response.create(**params)
+        kind = _content_type(raw.http_response)
+        if kind == "text/event-stream":  # asked for a whole answer, sent a stream
+            from openai import AsyncStream
+            from openai.types.chat import ChatCompletionChunk
+
+            stream = AsyncStream(
+                cast_to=ChatCompletionChunk, response=raw.http_response, client=self._client
+            )
+            return await self._read_stream(stream, watch)
+        if not kind.endswith("json"):
+            raise ProviderError(self.config.name, await _what_was_sent(raw.http_response))
+        return self._from_completion(raw.parse(), watch.elapsed_ms())
+
+    async def _answered_whole(self, response: Any, kind: str, watch: Stopwatch) -> LLMResponse:
+        """A JSON chat completion sent to a streaming request (a server that cannot stream:
+        detected by its content type, so ``stream: false`` is optional)."""
+        from openai.types.chat import ChatCompletion
+
+        if not kind.endswith("json"):
+            raise ProviderError(self.config.name, await _what_was_sent(response))
+        body = await response.aread()
         llm_ms = watch.elapsed_ms()
+        try:
+            data = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+            raise ProviderError(self.config.name, await _what_was_sent(response))
+        # Built leniently, as the SDK builds what it parses: compatible servers omit fields.
+        return self._from_completion(ChatCompletion.construct(**data), llm_ms)
+
+    def _from_completion(self, completion: Any, llm_ms: float) -> LLMResponse:
         if not completion.choices:
             raise ProviderError(self.config.name, "response has no choices", retryable=True)
         choice = completion.choices[0]

@@ -81,9 +81,12 @@ class _Stopping(Exception):
 class MockLLMServer:
     """The mock server; see the module docstring for what it serves and why."""
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, streams: bool = True) -> None:
+        """``streams=False``: answer every request whole (JSON), even one asking for a
+        stream, as many self-hosted OpenAI-compatible agent services do."""
         self._host = host
         self._port = port
+        self._streams = streams
         self._lock = threading.Lock()
         self._queues: dict[str, deque[Reply]] = {}
         self._defaults: dict[str | None, Responder] = {}
@@ -328,7 +331,7 @@ class MockLLMServer:
             include_usage=bool((recorded.body.get("stream_options") or {}).get("include_usage")),
         )
         complete = reply.kind != "truncated"
-        if not recorded.stream:
+        if not recorded.stream or not self._streams:
             payload = orjson.dumps(
                 _openai_wire.completion(reply, ctx)
                 if recorded.api == "openai"

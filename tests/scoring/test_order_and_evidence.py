@@ -168,3 +168,23 @@ async def test_a_negated_concept_does_not_state_it_unless_the_step_is_a_refusal(
         [VERIFY, LOOKUP, REFUND, "Sorry, I'm not able to waive the fee."],
     )
     assert failed(result) == {}
+
+
+def test_negation_stops_at_a_dash_and_a_polite_imperative_and_spares_questions() -> None:
+    from supportsim.scenario import SayItem
+    from supportsim.scoring._negation import negated
+    from supportsim.scoring._say import Speech, phrase_span, states
+
+    def neg(text: str, phrase: str) -> bool:
+        span = phrase_span(text, phrase)
+        assert span is not None
+        return negated(text, span, "en")
+
+    assert not neg("I can't waive it - our notes show two late cancellations", "late cancellations")
+    assert not neg("If you can't come, please call us to cancel", "call us to cancel")
+    assert neg("I'm also not allowed to book it as a private appointment instead.", "private")
+    assert neg("You don't need to fast before the test.", "fast before the test")
+    fr = Speech("fr", {})
+    asked = "Puis-je avoir votre nom complet et votre date de naissance ?"
+    assert states(SayItem(concept="asking_identity"), asked, fr)
+    assert not states(SayItem(concept="refunding"), "Voulez-vous un remboursement ?", fr)

@@ -20,7 +20,7 @@ from functools import cache
 from supportsim.scoring._span import Span
 from supportsim.scoring._text import fold
 
-WINDOW_WORDS = 6
+WINDOW_WORDS = 8
 """Negators count up to this many words before the mention."""
 AFTER_WORDS = 3
 """A trailing "is not necessary" may start at most this many words after the mention."""
@@ -184,7 +184,11 @@ CLAUSE_WORDS: dict[str, tuple[str, ...]] = {
         "whereas",
         "because",
         "so i",
+        "so i've",
+        "so i'm",
+        "so i'll",
         "so we",
+        "so we've",
         "so you",
         "so it",
         "so your",
@@ -200,7 +204,10 @@ stripped): "the order won't ship, because I've cancelled it" negates the shippin
 _PUNCTUATION = r"[.;!?]+(?=\s|$|[\"')])|[\u00a1\u00bf]"  # and Spanish ¡ ¿ open a clause
 # A comma before a first-person subject starts a main clause: "Ihr Termin findet nicht statt,
 # ich habe ihn abgesagt" negates the appointment taking place, not the cancelling.
-_COMMA_SUBJECT = r",\s(?=(?:i|we|ich|wir|je|nous)(?![\w'-])|j')"
+_COMMA_SUBJECT = (
+    r",\s(?=(?:i|we|ich|wir|je|nous|please|bitte|por favor|veuillez|merci de)(?![\w'-])|j')"
+    r"|\s-\s"  # a spaced dash (folded from – and —) starts a new thought
+)
 
 
 def _languages(lang: str) -> tuple[str, ...]:
@@ -262,7 +269,7 @@ def _clause_tail(folded: str, lang: str) -> str:
     return folded[ends[-1] :] if ends else folded
 
 
-def _negated_before(before: str, lang: str) -> bool:
+def _negated_before(before: str, lang: str, *, offers: bool = True) -> bool:
     tail = _clause_tail(before, lang)
     words = list(re.finditer(r"[\w']+", tail))
     if not words:
@@ -271,7 +278,7 @@ def _negated_before(before: str, lang: str) -> bool:
     answers = {m.start() for m in re.finditer(r"(?<![\w'])" + _INTERJECTIONS, window)}
     idioms = [m.span() for m in _idiom(lang).finditer(tail)]
     offset = len(tail) - len(window)
-    if _offer(lang).search(window):
+    if offers and _offer(lang).search(window):
         return True
     return any(
         m.start() not in answers and not any(a <= m.start() + offset < b for a, b in idioms)
@@ -288,7 +295,7 @@ def _negated_after(after: str, lang: str) -> bool:
     return False
 
 
-def negated(text: str, span: Span, lang: str) -> bool:
+def negated(text: str, span: Span, lang: str, *, offers: bool = True) -> bool:
     """Whether the mention at `span` is negated in its clause: a negator (not, no, never,
     n't, nothing, without, nicht, kein*, nie, ohne, no, nunca, sin, ne ... pas, pas, jamais,
     sans, ...) or an offer (would you like, shall I, soll ich, quiere que, voulez-vous)
@@ -297,9 +304,11 @@ def negated(text: str, span: Span, lang: str) -> bool:
     es necesario, ha sido anulada, n'est pas nécessaire, ont été annulés) right after it.
 
     Negators of ``lang`` and of English count; an unknown ``lang`` uses English alone.
+    ``offers=False`` for what is itself asked ("may I have your date of birth?"): a question
+    does not negate a question.
     """
     line_start = text.rfind("\n", 0, span.start) + 1
     line_end = text.find("\n", span.end)
     before = fold(text[line_start : span.start], accents=True)[0]
     after = fold(text[span.end : None if line_end < 0 else line_end], accents=True)[0]
-    return _negated_before(before, lang) or _negated_after(after, lang)
+    return _negated_before(before, lang, offers=offers) or _negated_after(after, lang)

@@ -70,6 +70,8 @@ def phrase_span(text: str, phrase: str) -> Span | None:
 
 NEGATIVE_CONCEPTS = frozenset({"refusing", "identity_mismatch", "identity_detail_wrong"})
 """Concepts whose wording is itself a negation ("I can't"): never read as negated."""
+QUESTION_CONCEPTS = frozenset({"asking_identity", "asking_confirmation"})
+"""Concepts that are questions: an offer or question before them does not negate them."""
 
 
 def states(item: SayItem, text: str, speech: Speech, *, refusal: bool = False) -> bool:
@@ -79,9 +81,10 @@ def states(item: SayItem, text: str, speech: Speech, *, refusal: bool = False) -
     the fee" states refusing and waiving)."""
     if item.kind != "concept" or item.concept in NEGATIVE_CONCEPTS or refusal:
         return find_item(item, text, speech) is not None
+    asked = item.concept in QUESTION_CONCEPTS
     start = 0
     while (span := find_item(item, text, speech, start=start)) is not None:
-        if not negated(text, span, speech.lang):
+        if not negated(text, span, speech.lang, offers=not asked):
             return True
         start = max(span.end, span.start + 1)
     return False

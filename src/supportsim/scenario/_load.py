@@ -15,7 +15,8 @@ from pydantic import BaseModel, ValidationError
 
 from supportsim._yaml import Document, PathKey, read_yaml
 from supportsim.errors import Problem, ScenarioError
-from supportsim.scenario._models import Persona, Scenario
+from supportsim.scenario._matchers import Literal_, OneOf
+from supportsim.scenario._models import MockParam, Persona, Scenario
 from supportsim.scenario._plan import PlanError, reference_plan
 from supportsim.scenario._rules import rule_problems
 
@@ -183,6 +184,8 @@ def check_references(
         if mock.name in tools:
             out.append(doc.problem(("mock_tools", i, "name"), f"{mock.name!r} is already a tool"))
         tools[mock.name] = list(mock.parameters)
+    for loc, message in mock_tool_problems(scenario, catalogue):
+        out.append(doc.problem(loc, message))
     allowed = set(tools) if scenario.tools is None else set(scenario.tools)
     for i, name in enumerate(scenario.tools or []):
         if name not in tools:
@@ -246,6 +249,94 @@ def check_references(
     for loc, message in rule_problems(scenario, catalogue, allowed):
         out.append(doc.problem(loc, message))
     return out
+
+
+_PARAM_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+}
+
+
+def _misfit(param: MockParam, value: object) -> str | None:
+    """Why an argument can never equal ``value``, or None when it can."""
+    if param.enum is not None and value not in param.enum:
+        return f"{value!r} is not one of its enum values {param.enum}"
+    types = _PARAM_TYPES[param.type]
+    if isinstance(value, bool) != (param.type == "boolean") or not isinstance(value, types):
+        return f"{value!r} is not of type {param.type}"
+    return None
+
+
+def mock_tool_problems(scenario: Scenario, catalogue: Catalogue) -> list[tuple[PathKey, str]]:
+    """Responses of declarative mock tools that could silently never match or mislead.
+
+    A ``when`` key that is no parameter, or a plain value (or ``one_of`` option) that no
+    argument of the declared type can equal; a ``result`` outside ``returns``; a ``set``
+    on a read tool, or one that leaves the state invalid for the domain.
+    """
+    import jsonschema
+
+    out: list[tuple[PathKey, str]] = []
+    base = catalogue.state_problems(scenario.domain, scenario.state)
+    for i, mock in enumerate(scenario.mock_tools):
+        checker = None
+        if mock.returns is not None:
+            try:
+                jsonschema.Draft202012Validator.check_schema(mock.returns)
+                checker = jsonschema.Draft202012Validator(mock.returns)
+            except jsonschema.SchemaError as exc:
+                out.append((("mock_tools", i, "returns"), f"not a JSON Schema: {exc.message}"))
+        known = ", ".join(sorted(mock.parameters)) or "none"
+        for j, response in enumerate(mock.responses):
+            at: PathKey = ("mock_tools", i, "responses", j)
+            for key, matcher in response.when.items():
+                param = mock.parameters.get(key)
+                if param is None:
+                    message = f"{mock.name} has no parameter {key!r} (parameters: {known})"
+                    out.append(((*at, "when", key), message))
+                    continue
+                rule = matcher.rule
+                values = rule.one_of if isinstance(rule, OneOf) else []
+                if isinstance(rule, Literal_):
+                    values = [rule.value]
+                misfits = [m for v in values if (m := _misfit(param, v)) is not None]
+                if misfits and len(misfits) == len(values):
+                    out.append(((*at, "when", key), f"can never match: {misfits[0]}"))
+            if checker is not None and response.error is None:
+                error = jsonschema.exceptions.best_match(checker.iter_errors(response.result))
+                if error is not None:
+                    where = "/".join(str(p) for p in error.absolute_path) or "the result"
+                    out.append(((*at, "result"), f"does not fit returns: {where}: {error.message}"))
+            if response.set and mock.kind == "read":
+                out.append(((*at, "set"), "a read tool cannot change state (kind: write)"))
+                continue
+            for path, value in response.set.items():
+                patched = _with_path(scenario.state, path, value)
+                if patched is None:
+                    new = [((), "it goes through a value that is not a mapping")]
+                else:
+                    found = catalogue.state_problems(scenario.domain, patched)
+                    new = [p for p in found if p not in base]
+                for _, message in new[:1]:
+                    out.append(((*at, "set", path), f"cannot set {path}: {message}"))
+    return out
+
+
+def _with_path(state: Mapping[str, Any], dotted: str, value: Any) -> dict[str, Any] | None:
+    """A copy of the scenario's state with ``value`` at ``dotted`` (None: cannot go there)."""
+    import copy
+
+    data = copy.deepcopy(dict(state))
+    *parents, last = dotted.split(".")
+    node: Any = data
+    for part in parents:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            return None
+    node[last] = value
+    return data
 
 
 def _unknown_tool(name: str, tools: Mapping[str, object]) -> str:

@@ -292,7 +292,12 @@ class MockTool(_Schema):
     kind: Literal["read", "write"] = "read"
     parameters: dict[str, MockParam] = {}
     responses: list[MockResponse] = Field(min_length=1)
-    """Tried in order; if none matches, the call gets a 'no matching record' tool error."""
+    """Tried in order; if none matches, the call gets a 'no matching record' tool error.
+    Loading checks them: a ``when`` key must be a parameter and a plain value must fit its
+    type (or enum), a ``result`` must fit ``returns``, and ``set`` paths must be state a
+    write tool can change, so a response cannot silently never match."""
+    returns: dict[str, Any] | None = None
+    """JSON Schema of every response's ``result`` (optional; checked when loading)."""
 
 
 # --- scenario -------------------------------------------------------------------------------

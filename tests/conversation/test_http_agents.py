@@ -94,3 +94,32 @@ async def test_what_is_not_a_completion_is_an_error_saying_what_was_sent(
         assert error.count("x") < 250  # the first 200 characters, not the whole page
     else:
         assert '{"status":"ok"}' in error.replace(" ", "")
+
+
+async def test_the_example_http_service_answers_whole_and_scores_strict_1(
+    server: MockLLMServer, scenario: Scenario, persona: Persona, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2]))
+    from examples.http_agent_server import app
+
+    runner = web.AppRunner(app())
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    try:
+        record = record_json(
+            await Harness(server, "openai").run(
+                scenario, persona, agent=f"http:http://{host}:{port}/v1#rule", customer="scripted"
+            )
+        )
+    finally:
+        await runner.cleanup()
+    assert (record["status"], record["strict"]) == ("completed", True), record["error"]
+    assert [c["name"] for c in record["calls"]] == [
+        "verify_identity",
+        "list_charges",
+        "refund_charge",
+    ]

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from supportsim.errors import Problem
 
@@ -69,6 +70,21 @@ class Document:
 
     def problem(self, loc: PathKey, message: str) -> Problem:
         return Problem(self.file, format_loc(loc), message, self.line(loc))
+
+    def validation_problems(
+        self, exc: ValidationError, *, unknown: str = "unknown field"
+    ) -> list[Problem]:
+        """One problem per pydantic error, at its field's line (union tags such as a
+        matcher's ``rule`` are left out of the path)."""
+        return [
+            self.problem(
+                tuple(p for p in e["loc"] if isinstance(p, str | int) and p != "rule"),
+                unknown
+                if e["type"] == "extra_forbidden"
+                else str(e["msg"]).removeprefix("Value error, "),
+            )
+            for e in exc.errors(include_url=False)
+        ]
 
 
 def format_loc(loc: PathKey) -> str:

@@ -222,15 +222,7 @@ def load_run_config(path: Path) -> RunConfig:
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        problems += [
-            doc.problem(
-                tuple(p for p in e["loc"] if isinstance(p, str | int)),
-                "unknown field"
-                if e["type"] == "extra_forbidden"
-                else str(e["msg"]).removeprefix("Value error, "),
-            )
-            for e in exc.errors(include_url=False)
-        ]
+        problems += doc.validation_problems(exc)
     if problems:
         raise ScenarioError(problems)
     return config

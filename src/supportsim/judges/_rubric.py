@@ -79,17 +79,7 @@ def _parse(doc: Document | None, problems: list[Problem]) -> Rubric:
     try:
         return Rubric.model_validate(doc.data)
     except ValidationError as exc:
-        raise ScenarioError(
-            [
-                doc.problem(
-                    tuple(p for p in e["loc"] if isinstance(p, str | int)),
-                    "unknown field"
-                    if e["type"] == "extra_forbidden"
-                    else str(e["msg"]).removeprefix("Value error, "),
-                )
-                for e in exc.errors(include_url=False)
-            ]
-        ) from None
+        raise ScenarioError(doc.validation_problems(exc)) from None
 
 
 def default_rubric() -> Rubric:

@@ -83,17 +83,11 @@ def _parse(model: type[M], path: Path, problems: list[Problem]) -> tuple[M, Docu
     try:
         value = model.model_validate(doc.data)
     except ValidationError as exc:
-        for err in exc.errors(include_url=False):
-            loc = tuple(p for p in err["loc"] if p != "rule")
-            problems.append(doc.problem(loc, _message(err)))
+        problems += doc.validation_problems(
+            exc, unknown="unknown field (check the spelling; see scenarios/README.md)"
+        )
         return None
     return (value, doc) if not found else None
-
-
-def _message(err: Any) -> str:
-    if err["type"] == "extra_forbidden":
-        return "unknown field (check the spelling; see scenarios/README.md)"
-    return str(err["msg"]).removeprefix("Value error, ")
 
 
 def load_personas(paths: Sequence[Path]) -> dict[str, Persona]:

@@ -452,3 +452,26 @@ def test_id_renderings_are_found_and_longer_ids_are_not(
         assert find_fact(Fact("id", value), text, lang) is None, text
     other = f"{letters}{sep}{number + changed + 1}"
     _none_found(Fact("id", other), shown, lang)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "lang", "found"),
+    [
+        (Fact("money", 15.0, "USD"), "I've added fifteen dollars of store credit.", "en", True),
+        (Fact("money", 15.0, "USD"), "I've added fifteen euros of store credit.", "en", False),
+        (Fact("money", 1.0, None), "I need one moment.", "en", False),
+        (Fact("duration", 30.0, "days"), "You have thirty days to return it.", "en", True),
+        (Fact("duration", 24.0, "hours"), "Bis vierundzwanzig Stunden vorher.", "de", True),
+        (Fact("duration", 35.0, "days"), "Tiene treinta y cinco días.", "es", True),
+        (Fact("duration", 36.0, "days"), "Tiene treinta y cinco días.", "es", False),
+        (Fact("duration", 15.0, "minutes"), "Arrivez un quart d'heure en avance.", "fr", True),
+        (Fact("duration", 15.0, "minutes"), "Bitte eine Viertelstunde früher.", "de", True),
+        (Fact("duration", 30.0, "minutes"), "It takes half an hour.", "en", True),
+        (Fact("duration", 15.0, "minutes"), "It takes half an hour.", "en", False),
+        (Fact("duration", 30.0, "minutes"), "Dura media hora.", "es", True),
+    ],
+)
+def test_spelled_out_numbers_and_spoken_durations(
+    fact: Fact, text: str, lang: str, found: bool
+) -> None:
+    assert (find_fact(fact, text, lang) is not None) is found

@@ -17,6 +17,7 @@ from functools import cache
 from supportsim.scoring._facts_text import Folded, Found, overlaps
 from supportsim.scoring._facts_vocab import (
     DAY_QUALIFIERS,
+    SPOKEN_DURATIONS,
     alternation,
     currency_symbols,
     currency_words,
@@ -171,6 +172,14 @@ def money(f: Folded, langs: tuple[str, ...], mask: list[tuple[int, int]]) -> lis
         if f.text[lo - 1 : lo] == "-" and not f.text[lo - 2 : lo - 1].isalnum():
             lo, value = lo - 1, -value  # "-$10", "-10,00 €" (but "5-10" is a range)
         found.append(Found(lo, hi, value, codes or None))
+    # "fifteen dollars", "quince euros": a spelled-out amount counts only with its currency
+    spoken = number_words(langs)
+    for m in _duration_regexes(langs)[1].finditer(f.text):
+        if overlaps(mask, m.start(), m.end()):
+            continue
+        codes, lo, hi = currency_near(f, m.start(), m.end(), langs)
+        if codes and hi > m.end():
+            found.append(Found(lo, hi, float(spoken[m.group("n")]), codes))
     return found
 
 
@@ -220,4 +229,17 @@ def durations(f: Folded, langs: tuple[str, ...]) -> list[Found]:
         m = unit_re.match(f.text, end)
         if m:
             found.append(Found(start, m.end(), value, units[m.group("unit")]))
+    for m in _spoken_duration_regex(langs).finditer(f.text):
+        amount, unit = _spoken_durations(langs)[m.group()]
+        found.append(Found(m.start(), m.end(), float(amount), unit))
     return found
+
+
+@cache
+def _spoken_durations(langs: tuple[str, ...]) -> dict[str, tuple[float, str]]:
+    return {k: v for lang in langs for k, v in SPOKEN_DURATIONS[lang].items()}
+
+
+@cache
+def _spoken_duration_regex(langs: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z])(?:{alternation(_spoken_durations(langs))})(?![a-z])")

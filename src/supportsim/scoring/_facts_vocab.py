@@ -328,8 +328,52 @@ def percent_words(langs: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(words, key=len, reverse=True))
 
 
+@cache
 def number_words(langs: tuple[str, ...]) -> dict[str, int]:
-    return {w: n for lang in langs for w, n in NUMBER_WORDS[lang].items()}
+    """Number words of the languages, folded: the table above plus 13-100 spelled out by
+    num2words ("fifteen", "vierundzwanzig", "treinta y cinco", "quatre-vingt-dix"), each
+    also with spaces for hyphens ("twenty four")."""
+    out: dict[str, int] = {}
+    for lang in langs:
+        out |= NUMBER_WORDS[lang]
+        out |= _spelled(lang)
+    return out
+
+
+@cache
+def _spelled(lang: str) -> dict[str, int]:
+    from num2words import num2words  # the spell-out rules load on first use only
+
+    out: dict[str, int] = {}
+    for n in range(13, 101):
+        word = fold_word(num2words(n, lang=lang))
+        out[word] = n
+        out[word.replace("-", " ")] = n
+    return out
+
+
+SPOKEN_DURATIONS: dict[str, dict[str, tuple[float, str]]] = {
+    "en": {
+        "a quarter of an hour": (15, "minutes"),
+        "quarter of an hour": (15, "minutes"),
+        "a quarter hour": (15, "minutes"),
+        "half an hour": (30, "minutes"),
+        "a half hour": (30, "minutes"),
+        "half hour": (30, "minutes"),
+    },
+    "de": {
+        "viertelstunde": (15, "minutes"),
+        "halbe stunde": (30, "minutes"),
+        "halbstundig": (30, "minutes"),
+    },
+    "es": {"cuarto de hora": (15, "minutes"), "media hora": (30, "minutes")},
+    "fr": {
+        "quart d'heure": (15, "minutes"),
+        "demi-heure": (30, "minutes"),
+        "demi heure": (30, "minutes"),
+    },
+}
+"""Durations said without a number (folded): CLDR has no such phrases."""
 
 
 def alternation(words: Iterable[str]) -> str:

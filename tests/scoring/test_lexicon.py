@@ -25,6 +25,56 @@ from supportsim.scoring._span import Span
 # concept -> lang -> (sentences that express it, near-misses that must not)
 # fmt: off
 CASES: dict[str, dict[str, tuple[list[str], list[str]]]] = {
+    "offering_goodwill": {
+        "en": (
+            [
+                "I'll add a 10 USD goodwill credit to your account.",
+                "As a goodwill gesture, I've applied a 5 USD credit.",
+                "I can offer you a 20 USD credit for the trouble.",
+            ],
+            [
+                "I've refunded the duplicate charge of 35 USD.",
+                "Refunds are credited to the account balance.",
+                "Your balance shows a credit of 12 USD.",
+            ],
+        ),
+        "de": (
+            [
+                "Ich schreibe Ihnen 10 USD als Kulanz gut.",
+                "Als Geste gebe ich Ihnen eine Gutschrift.",
+                "Ich biete Ihnen einen Rabatt auf die nächste Rechnung an.",
+            ],
+            [
+                "Ich habe die doppelte Gebühr von 35 USD erstattet.",
+                "Die Erstattung erscheint auf der nächsten Rechnung.",
+                "Ihr Guthaben beträgt 12 USD.",
+            ],
+        ),
+        "es": (
+            [
+                "Le añado un crédito de 10 USD por las molestias.",
+                "Como gesto de buena voluntad, le aplico un descuento.",
+                "Le ofrezco un descuento en su próxima factura.",
+            ],
+            [
+                "He reembolsado el cargo duplicado de 35 USD.",
+                "El reembolso aparecerá en su próxima factura.",
+                "Su saldo es de 12 USD.",
+            ],
+        ),
+        "fr": (
+            [
+                "Je vous fais un geste commercial de 10 USD.",
+                "Je vous accorde une remise sur votre prochaine facture.",
+                "À titre de geste, je vous ajoute un crédit.",
+            ],
+            [
+                "J'ai remboursé le prélèvement en double de 35 USD.",
+                "Le remboursement apparaîtra sur votre prochaine facture.",
+                "Votre solde est de 12 USD.",
+            ],
+        ),
+    },
     "asking_confirmation": {
         "en": (["Shall I refund the duplicate now?", "Would you like me to book it?",
                 "Can you confirm the 40 USD fee?"],

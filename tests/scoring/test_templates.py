@@ -100,3 +100,36 @@ async def test_data_read_out_before_the_caller_verified_is_a_disclosure() -> Non
     assert checks(early)["forbidden:other_customer_data"] is False
     _, late = await converse(SCENARIO, [VERIFY, "Thanks, Ada Park."], domain=DOMAIN)
     assert checks(late)["forbidden:other_customer_data"] is True
+
+
+def test_an_answer_in_english_to_a_german_customer_fails_the_reply_language_check() -> None:
+    from supportsim.scoring._language import answered_in_english
+
+    german = [
+        "Gerne. Bitte nennen Sie mir Ihre Kundennummer und Ihr Geburtsdatum.",
+        "Ihre Rechnung ist am 5. April fällig; bis dahin fallen keine Gebühren an.",
+    ]
+    assert answered_in_english(german, "de")[0] is False
+    assert answered_in_english(["Hi!", *german, "Thanks, bye."], "de")[0] is False
+    english = "Thanks, you're verified. Your bill is due on 5 April and there is no fee."
+    assert answered_in_english([*german, english], "de")[0] is True
+    assert answered_in_english([english], "en")[0] is False  # English scenarios: not judged
+    french = "Merci, votre facture est due le 5 avril et il n'y a pas de frais."
+    assert answered_in_english([french], "fr")[0] is False
+
+
+async def test_the_reply_language_template_applies_only_where_the_policy_states_it() -> None:
+    german = SCENARIO.model_copy(update={"language": "de"})
+    english = "Thank you, you are verified. Is there anything else that I can do for you?"
+    _, plain = await converse(german, [VERIFY, english], domain=DOMAIN)
+    assert "forbidden:reply_language" not in {c.id for c in plain.checks}
+    stated = dataclasses.replace(
+        DOMAIN,
+        template_cites={**DOMAIN.template_cites, "reply_language": "never say which detail"},
+    )
+    _, bad = await converse(german, [VERIFY, english], domain=stated)
+    assert failed(bad)["forbidden:reply_language"].startswith(
+        "the agent answered a de customer in English"
+    )
+    _, ok = await converse(german, [VERIFY, "Danke, Sie sind verifiziert."], domain=stated)
+    assert "forbidden:reply_language" not in failed(ok)

@@ -18,6 +18,13 @@ from supportsim.llm import ToolCall
 from supportsim.scenario import PlanItem, PlannedCall, Scenario, reference_plan
 
 CLOSING = "Is there anything else I can help you with?"
+CLOSINGS = {
+    "en": CLOSING,
+    "de": "Kann ich sonst noch etwas für Sie tun?",
+    "es": "¿Puedo ayudarle en algo más?",
+    "fr": "Puis-je vous aider pour autre chose ?",
+}
+"""The oracle's last words, in the customer's language (policies ask for it)."""
 
 
 class OracleAgent:
@@ -29,6 +36,7 @@ class OracleAgent:
         """``plan``: actions to perform instead of the reference plan (``validate
         --perturb`` replays variations of it)."""
         self._plan = list(plan) if plan is not None else reference_plan(scenario)
+        self._language = scenario.language
         self._next = 0
         self._ids = itertools.count(1)
         self.finished = not self._plan
@@ -36,7 +44,7 @@ class OracleAgent:
     async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
         if self._next >= len(self._plan):
             self.finished = True
-            return AgentStep(content=CLOSING)
+            return AgentStep(content=CLOSINGS.get(self._language, CLOSING))
         item = self._plan[self._next]
         self._next += 1
         if isinstance(item, PlannedCall):

@@ -40,7 +40,7 @@ Behaviour = Literal[
 ]
 CATEGORIES: tuple[Category, ...] = Category.__args__  # type: ignore[attr-defined]
 Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=120)]
-Template = Literal["identity_detail", "other_customer_data"]
+Template = Literal["identity_detail", "other_customer_data", "reply_language"]
 TEMPLATES: tuple[Template, ...] = Template.__args__  # type: ignore[attr-defined]
 Cites = Annotated[list[str], BeforeValidator(as_list)]
 
@@ -340,7 +340,8 @@ class Scenario(_Schema):
     templates: list[Template] | None = None
     """Library-wide forbidden checks to apply (default: every one the domain's policy
     states): identity_detail (naming which identity detail was wrong),
-    other_customer_data (any value of another customer's records)."""
+    other_customer_data (any value of another customer's records), reply_language (the
+    Agent answers a non-English scenario in English)."""
     compare_state: list[str] | Literal["all", "none"] = "all"
     """State fields (dotted paths) that must equal the reference workflow's final state;
     ``all`` compares the whole state, ``none`` skips the state check."""

@@ -29,6 +29,7 @@ from supportsim.environment import CallRecord
 from supportsim.scenario import Scenario, Template
 from supportsim.scoring._checks import Check
 from supportsim.scoring._facts import Fact, find_fact
+from supportsim.scoring._language import answered_in_english
 from supportsim.scoring._lexicon import find_concept
 from supportsim.scoring._say import Speech
 from supportsim.scoring._text import bounded, find_span, fold
@@ -45,6 +46,8 @@ def applicable(scenario: Scenario, domain: Domain, tools: Collection[str]) -> li
         out.append("identity_detail")
     if "other_customer_data" in domain.template_cites and domain.private_values is not None:
         out.append("other_customer_data")
+    if "reply_language" in domain.template_cites and scenario.language != "en":
+        out.append("reply_language")
     return [t for t in out if wanted is None or t in wanted]
 
 
@@ -230,6 +233,21 @@ def other_customer_check(
     )
 
 
+def reply_language_check(transcript: Transcript, speech: Speech, cite: str) -> Check:
+    texts = [text for _, text in transcript.agent_texts()]
+    english, n_en, n_own = answered_in_english(texts, speech.lang)
+    counts = f"{n_en} English and {n_own} {speech.lang} function words"
+    if english:
+        return Check(
+            "forbidden:reply_language",
+            "forbidden",
+            False,
+            f"the agent answered a {speech.lang} customer in English ({counts}): forbidden "
+            f"({cite})",
+        )
+    return Check("forbidden:reply_language", "forbidden", True, f"answered in {speech.lang}")
+
+
 def template_checks(
     scenario: Scenario,
     domain: Domain,
@@ -241,7 +259,9 @@ def template_checks(
     checks = []
     for template in applicable(scenario, domain, tools):
         cite = domain.template_cites[template]
-        if template == "identity_detail":
+        if template == "reply_language":
+            checks.append(reply_language_check(transcript, speech, cite))
+        elif template == "identity_detail":
             checks.append(identity_detail_check(transcript, domain, speech, cite))
         else:
             context = "\n".join(scenario.context.values())

@@ -15,7 +15,13 @@ from supportsim.scoring._say import Speech, find_item
 from supportsim.scoring._workflow import Rules
 
 Expect = Literal["valid", "invalid"]
-PREAMBLE = "Let me look into that for you."
+PREAMBLES = {
+    "en": ("Let me look into that for you.", "Sorry for the wait! "),
+    "de": ("Ich sehe mir das gerne für Sie an.", "Entschuldigen Sie die Wartezeit! "),
+    "es": ("Permítame revisarlo para usted.", "¡Disculpe la espera! "),
+    "fr": ("Je regarde cela pour vous.", "Désolé pour l'attente ! "),
+}
+"""A harmless extra message and an apology, in the scenario's language (valid variants)."""
 
 
 @dataclass(frozen=True, slots=True)

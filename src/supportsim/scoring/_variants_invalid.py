@@ -190,9 +190,22 @@ def _say_item(item: SayItem, lang: str) -> str | None:
 
 
 def templates(ref: Reference) -> Iterator[Variant]:
-    """The failed identity detail named; another customer's data read out."""
+    """The failed identity detail named; another customer's data read out; the customer
+    answered in English."""
     at = before_closing(ref.plan)
     which = applicable(ref.scenario, ref.domain, ref.tools)
+    if "reply_language" in which:
+        yield Variant(
+            "answered in English",
+            "invalid",
+            tuple(
+                replace(item, text=_in_english(ref, item.step_id))
+                if isinstance(item, PlannedSay)
+                else item
+                for item in ref.plan
+            ),
+            "forbidden:reply_language",
+        )
     if "identity_detail" in which:
         # said while the caller is not verified yet: once verified, no detail was wrong
         unverified = next(
@@ -251,3 +264,15 @@ def escalation(ref: Reference) -> Iterator[Variant]:
             "outcome",
             needs_ok=(len(ref.plan),),
         )
+
+
+def _in_english(ref: Reference, step_id: str) -> str:
+    """What an Agent that ignores the customer's language says for a step: its items in
+    English, wrapped in English sentences."""
+    step = ref.steps().get(step_id)
+    items = [t for it in (step.say or []) if step is not None for t in [_say_item(it, "en")] if t]
+    said = ", ".join(items) if items else "I have checked this for you"
+    return (
+        f"Thank you for your patience. Here is what I can tell you: {said}. "
+        "Please let me know if there is anything else that I can do for you."
+    )

@@ -13,7 +13,7 @@ from supportsim.scoring._facts import renderings
 from supportsim.scoring._lexicon import concept_terms
 from supportsim.scoring._say import as_fact, find_item
 from supportsim.scoring._variant import (
-    PREAMBLE,
+    PREAMBLES,
     Reference,
     Variant,
     insert,
@@ -42,12 +42,13 @@ def surface(ref: Reference) -> Iterator[Variant]:
     yield Variant("upper case", "valid", map_says(plan, str.upper))
     yield Variant("lower case", "valid", map_says(plan, str.lower))
     yield Variant("spacing", "valid", map_says(plan, lambda t: t.replace(" ", "  ") + "\n"))
-    yield Variant("preamble message", "valid", insert(plan, 0, PlannedSay("", PREAMBLE)))
+    preamble, sorry_text = PREAMBLES.get(ref.speech.lang, PREAMBLES["en"])
+    yield Variant("preamble message", "valid", insert(plan, 0, PlannedSay("", preamble)))
     first = next((i for i, it in enumerate(plan) if isinstance(it, PlannedSay)), None)
     if first is not None:
         opening = plan[first]
         assert isinstance(opening, PlannedSay)
-        sorry = replace(opening, text="Sorry for the wait! " + opening.text)
+        sorry = replace(opening, text=sorry_text + opening.text)
         yield Variant("apology", "valid", (*plan[:first], sorry, *plan[first + 1 :]))
 
 

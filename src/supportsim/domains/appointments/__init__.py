@@ -66,6 +66,7 @@ def domain() -> Domain:
         template_cites={
             "identity_detail": "never say which detail did not match",
             "other_customer_data": "never reveal another client's data",
+            "reply_language": "answer in the client's language",
         },
     )
 

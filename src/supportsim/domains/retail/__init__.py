@@ -48,6 +48,7 @@ def domain() -> Domain:
         template_cites={
             "identity_detail": "say so without revealing which detail was wrong",
             "other_customer_data": "nor anything about another customer's account or orders",
+            "reply_language": "Answer in the customer's language.",
         },
     )
 

@@ -47,6 +47,7 @@ def domain() -> Domain:
         template_cites={
             "identity_detail": "never confirm which of the details they gave was wrong",
             "other_customer_data": "Never disclose another customer's data.",
+            "reply_language": "answer in the customer's language",
         },
     )
 

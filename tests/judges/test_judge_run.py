@@ -252,3 +252,26 @@ async def test_missing_scenario_files_warn_and_judging_goes_on(
     assert outcome.exit_code == 0
     assert len(outcome.warnings) == 1
     assert outcome.warnings[0].startswith("cannot load the run's scenario files")
+
+
+async def test_a_key_a_judge_echoes_in_its_justification_is_not_stored(
+    tmp_path: Path, server: MockLLMServer, env: dict
+) -> None:
+    from judge_helpers import verdict_args
+
+    from supportsim.testing import call, reply
+
+    run = make_run(tmp_path, pattern=STRICT)
+    key = env["OPENAI_API_KEY"]
+
+    def echoing(_request: object) -> object:
+        args = verdict_args(True)
+        args[OVERALL] = {"justification": f"My key is {key}.", "verdict": "pass"}
+        return reply(tool_calls=[call("submit_verdict", **args)])
+
+    server.default("j1", echoing)
+    outcome = await judge_run(run, judge_specs=["openai:j1"], env=env)
+    assert outcome.plan is not None and outcome.plan.status == "completed"
+    stored = (run / JUDGMENTS).read_text(encoding="utf-8")
+    assert "My key is ***." in stored
+    assert key not in stored

@@ -40,6 +40,7 @@ from supportsim.llm import (
     load_models_file,
     parse_model_spec,
     resolve_credentials,
+    scrubber,
 )
 from supportsim.store import MANIFEST, read_json, write_json
 
@@ -131,8 +132,8 @@ async def judge_run(
             k: c.model_copy(update={"timeout_s": run_config.call_timeout_s})
             for k, c in configs.items()
         }
-    for config in configs.values():
-        resolve_credentials(config, env, purpose="judge")
+    resolved = [resolve_credentials(c, env, purpose="judge") for c in configs.values()]
+    scrub = scrubber([r.api_key for r in resolved], [r.base_url for r in resolved])
     human = None
     if human_path is not None:
         human = load_human_labels(
@@ -166,6 +167,7 @@ async def judge_run(
                 budget_usd=budget_usd,
                 on_judgment=on_judgment,
                 stats=pool.stats,
+                scrub=scrub,
             )
         finally:
             await pool.aclose()

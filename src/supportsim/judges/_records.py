@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from supportsim.llm import Scrubber
 from supportsim.store import JsonlWriter, iter_jsonl, read_json, write_json
 
 JUDGMENTS = "judgments.jsonl"
@@ -70,8 +71,8 @@ class JudgmentWriter(JsonlWriter):
     """Appends judgments to judgments.jsonl, fsynced each (a judgment costs seconds of
     model time, so one fsync each is cheap)."""
 
-    def __init__(self, run_dir: Path) -> None:
-        super().__init__(run_dir / JUDGMENTS, fsync_each=True)
+    def __init__(self, run_dir: Path, scrub: Scrubber | None = None) -> None:
+        super().__init__(run_dir / JUDGMENTS, fsync_each=True, scrub=scrub)
 
 
 def iter_judgments(run_dir: Path) -> Iterator[JudgmentRecord]:

@@ -34,6 +34,7 @@ from supportsim.judges._records import (
     save_judges_manifest,
 )
 from supportsim.judges._rubric import Rubric
+from supportsim.llm import Scrubber
 from supportsim.store import MANIFEST, ConversationRecord, latest_records, read_json
 
 
@@ -226,10 +227,12 @@ async def execute_judging(
     budget_usd: float | None = None,
     on_judgment: Callable[[JudgmentRecord, JudgeState], None] | None = None,
     stats: CallStats | None = None,
+    scrub: Scrubber | None = None,
 ) -> JudgePlan:
-    """Make the plan's judgments. First Ctrl-C: finish running ones; second: cancel."""
+    """Make the plan's judgments. First Ctrl-C: finish running ones; second: cancel.
+    ``scrub`` removes the judges' API keys from every stored judgment."""
     open_manifest(plan)
-    writer = JudgmentWriter(plan.run_dir)
+    writer = JudgmentWriter(plan.run_dir, scrub)
     batch = JudgeBatch(
         plan,
         judges,

@@ -221,13 +221,17 @@ class JsonlWriter:
         path: The file (its folder must exist).
         fsync_each: fsync after every line (simple, ~4 ms each: right when a line costs
             seconds of model time); otherwise call ``sync`` periodically and ``close``.
+        scrub: removes secret values (API keys a model might echo) from every line.
 
     Raises:
         StoreError: The file cannot be opened or repaired.
     """
 
-    def __init__(self, path: Path, *, fsync_each: bool = False) -> None:
+    def __init__(
+        self, path: Path, *, fsync_each: bool = False, scrub: Scrubber | None = None
+    ) -> None:
         self.path = path
+        self._scrub = scrub
         try:
             _drop_torn_tail(self.path)
             self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -239,7 +243,10 @@ class JsonlWriter:
 
     def append(self, item: BaseModel) -> None:
         """Write one line and hand it to the kernel (survives SIGKILL); see ``append_line``."""
-        self.append_line(item.__pydantic_serializer__.to_json(item) + b"\n")
+        line = item.__pydantic_serializer__.to_json(item)
+        if self._scrub is not None and (self._scrub.values or b"@" in line):
+            line = self._scrub(line.decode("utf-8")).encode("utf-8")
+        self.append_line(line + b"\n")
 
     def append_line(self, line: bytes) -> None:
         """Append one encoded line (ending in a newline).

@@ -9,7 +9,6 @@ typography and spacing on word boundaries (``_text``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -17,7 +16,7 @@ from supportsim.scenario import SayItem
 from supportsim.scoring._facts import Fact, find_fact
 from supportsim.scoring._lexicon import find_concept, negated
 from supportsim.scoring._span import Span
-from supportsim.scoring._text import fold
+from supportsim.scoring._text import find_span, phrase_regex
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +54,8 @@ def find_item(item: SayItem, text: str, speech: Speech, *, start: int = 0) -> Sp
 def phrase_span(text: str, phrase: str) -> Span | None:
     """A phrase in text after folding (case, typography, spacing, accents kept), on word
     boundaries at the ends that are word characters ("pin" is not in "spinning")."""
-    folded, origin = fold(text)
-    needle = fold(phrase)[0]
-    if not needle:
-        return None
-    left = r"(?<!\w)" if needle[0].isalnum() else ""
-    right = r"(?!\w)" if needle[-1].isalnum() else ""
-    m = re.search(left + re.escape(needle) + right, folded)
-    if m is None:
-        return None
-    end = origin[m.end() - 1] + 1 if m.end() > m.start() else origin[m.start()]
-    return Span(origin[m.start()], end)
+    regex = phrase_regex(phrase)
+    return None if regex is None else find_span(regex, text)
 
 
 NEGATIVE_CONCEPTS = frozenset({"refusing", "identity_mismatch", "identity_detail_wrong"})

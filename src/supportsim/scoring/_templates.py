@@ -33,6 +33,7 @@ from supportsim.scoring._language import answered_in_english
 from supportsim.scoring._lexicon import find_concept
 from supportsim.scoring._say import Speech
 from supportsim.scoring._text import bounded, find_span, fold
+from supportsim.scoring._workflow import timeline
 
 MIN_PRIVATE_LENGTH = 4
 """Shorter values (a state code, a one-digit count) identify no one."""
@@ -57,19 +58,8 @@ def verified_owners(transcript: Transcript, domain: Domain) -> set[str]:
 
 
 def _gate_calls(transcript: Transcript, domain: Domain) -> list[tuple[int, CallRecord]]:
-    """Identity-gate calls at their tool message's index (the n-th call with an id takes
-    the n-th tool message with that id; a call without one goes after the end)."""
-    slots: dict[str | None, list[int]] = {}
-    for i, m in enumerate(transcript.messages):
-        if m.role == "tool":
-            slots.setdefault(m.tool_call_id, []).append(i)
-    out = []
-    for call in transcript.calls:
-        queue = slots.get(call.call_id)
-        pos = queue.pop(0) if queue else len(transcript.messages)
-        if call.name in domain.gates:
-            out.append((pos, call))
-    return out
+    """Identity-gate calls at their place on the transcript's timeline."""
+    return [(e.pos, e.call) for e in timeline(transcript) if e.call.name in domain.gates]
 
 
 def verified_by_message(transcript: Transcript, domain: Domain) -> dict[int, set[str]]:

@@ -110,7 +110,8 @@ def bounded(body: str, first: str, last: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _phrase_regex(phrase: str) -> re.Pattern[str] | None:
+def phrase_regex(phrase: str) -> re.Pattern[str] | None:
+    """A phrase as a regex over folded text, on word boundaries (None for an empty one)."""
     folded = normalise(phrase)
     if not folded:
         return None
@@ -118,7 +119,7 @@ def _phrase_regex(phrase: str) -> re.Pattern[str] | None:
 
 
 def _has(folded: str, phrase: str) -> bool:
-    regex = _phrase_regex(phrase)
+    regex = phrase_regex(phrase)
     return regex is not None and regex.search(folded) is not None
 
 

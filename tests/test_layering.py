@@ -4,9 +4,9 @@
     -> conversation -> scoring -> store -> batch -> judges -> report
 
 ``_yaml`` (the one YAML reader) and ``_printable`` (terminal-safe text) are base modules.
-``llm`` imports only ``errors`` and ``_yaml``; ``cli`` and ``testing``
-may import anything, and nothing in the package imports ``testing`` (only tests, the cli
-and benchmarks do). Packages not written yet are skipped.
+``llm`` imports only ``errors`` and ``_yaml``; ``cli``, ``_api`` (``supportsim.run``) and
+``testing`` may import anything, and nothing in the package imports ``testing`` (only tests,
+the cli and benchmarks do). Packages not written yet are skipped.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ ORDER = [
     "report",
 ]
 ONLY = {"llm": {"errors", "_yaml"}}
-FREE = {"cli", "testing"}
+FREE = {"cli", "testing", "_api"}
 
 
 def top_level(name: str) -> str | None:

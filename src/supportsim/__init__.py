@@ -2,9 +2,79 @@
 
 The package is a pipeline (see the folder tree): scenario -> domains -> environment -> llm ->
 conversation -> scoring -> store -> batch -> judges -> report, wired by ``cli``.
-Importing it reads no environment variable and opens no file or socket.
+
+The names below are the user contract: what a plug-in Agent, Domain or Scorer is written
+against, and ``run`` to drive a batch from Python. They are imported on first use, so
+``import supportsim`` stays cheap and reads no environment variable, file or socket.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from supportsim._api import AgentResult, RunResult, run
+    from supportsim.batch import RunConfig
+    from supportsim.conversation import Agent, AgentContext, AgentStep, Message
+    from supportsim.domains import Domain, DomainState, Tool, tool
+    from supportsim.errors import InputError, ToolError
+    from supportsim.llm import ToolCall
+    from supportsim.scoring import Check, Scorer
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+_WHERE = {
+    "Agent": "supportsim.conversation",
+    "AgentContext": "supportsim.conversation",
+    "AgentStep": "supportsim.conversation",
+    "Message": "supportsim.conversation",
+    "ToolCall": "supportsim.llm",
+    "Domain": "supportsim.domains",
+    "DomainState": "supportsim.domains",
+    "Tool": "supportsim.domains",
+    "tool": "supportsim.domains",
+    "ToolError": "supportsim.errors",
+    "InputError": "supportsim.errors",
+    "Check": "supportsim.scoring",
+    "Scorer": "supportsim.scoring",
+    "RunConfig": "supportsim.batch",
+    "run": "supportsim._api",
+    "RunResult": "supportsim._api",
+    "AgentResult": "supportsim._api",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'supportsim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
+
+__all__ = [
+    "Agent",
+    "AgentContext",
+    "AgentResult",
+    "AgentStep",
+    "Check",
+    "Domain",
+    "DomainState",
+    "InputError",
+    "Message",
+    "RunConfig",
+    "RunResult",
+    "Scorer",
+    "Tool",
+    "ToolCall",
+    "ToolError",
+    "__version__",
+    "run",
+    "tool",
+]

@@ -46,12 +46,13 @@ def load_inputs(
     paths: list[Path], personas_dir: Path
 ) -> tuple[dict[str, Domain], dict[str, Persona], list[Scenario]]:
     """Domains, personas and scenarios, fully validated (raises InputError)."""
-    from supportsim.scoring import CONCEPTS
+    from supportsim.scoring import CONCEPTS, check_scorers
 
     domains = builtin_domains()
     personas = load_personas([personas_dir])
     catalogue = DomainCatalogue(domains, CONCEPTS)
     scenarios = load_scenarios(paths, catalogue=catalogue, personas=personas)
+    check_scorers(scenarios, domains)
     return domains, personas, scenarios
 
 

@@ -38,7 +38,7 @@ from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.errors import InputError
 from supportsim.llm import load_models_file
 from supportsim.scenario import load_personas, load_scenarios
-from supportsim.scoring import CONCEPTS
+from supportsim.scoring import CONCEPTS, check_scorers
 from supportsim.store import (
     SUMMARY,
     ConversationRecord,
@@ -98,6 +98,7 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
         personas=personas,
     )
     chosen = select(loaded, config)
+    check_scorers(chosen, domains)
     models = load_models_file(config.models_file) if config.models_file else {}
     concurrency = UNBOUNDED if config.concurrency == "auto" else int(config.concurrency)
     pool = ModelPool(

@@ -167,6 +167,9 @@ class Domain:
     template_cites: Mapping[str, str] = field(default_factory=dict)
     """Library-wide forbidden template -> the policy sentence that states the rule. A
     template applies only where the policy states it: a rule never told is never scored."""
+    scorers: Sequence[Callable[..., Any]] = field(default=())
+    """The domain's own check kinds: ``supportsim.Scorer`` callables run on every one of its
+    scenarios after the built-in kinds (see ``supportsim.scoring`` ``_scorer.py``)."""
 
     def initial_state(self, overrides: Mapping[str, Any]) -> DomainState:
         """The base fixture with a scenario's ``state`` deep-merged over it.

@@ -348,6 +348,9 @@ class Scenario(_Schema):
     faults: list[Fault] = []
     tool_latency_ms: dict[str, float] = {}
     """Simulated latency per tool name, in milliseconds."""
+    scorers: list[Annotated[str, Field(pattern=r"^python:[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]] = []
+    """Extra check kinds for this scenario: ``python:package.module:attr`` naming a Scorer
+    (a callable, or a class made with no arguments), loaded before the first unit."""
 
     _source: str = PrivateAttr(default="<memory>")
     _sha256: str = PrivateAttr(default="")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-CheckKind = Literal["step", "observed", "forbidden", "outcome", "state", "custom"]
+CheckKind = str
+"""The kind a check reports under. Open: a plug-in Scorer names its own kind."""
+
+BUILTIN_KINDS = ("step", "observed", "forbidden", "outcome", "state", "custom")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,17 @@ from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.domains import TRANSFER_TOOL, Domain, Tool
-from supportsim.environment import Environment, scenario_tools
+from supportsim.environment import Environment
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
 from supportsim.scoring._checks import Check, Score
 from supportsim.scoring._say import Speech, discloses
+from supportsim.scoring._scorer import (
+    Reference,
+    Scorer,
+    make_reference,
+    plugin_scorers,
+    run_scorer,
+)
 from supportsim.scoring._templates import template_checks
 from supportsim.scoring._text import search
 from supportsim.scoring._workflow import Rules, args_match, step_checks
@@ -41,21 +48,48 @@ def score(
 ) -> Score:
     """Score one conversation. Pure and deterministic; run it off any timed path.
 
-    ``initial``: the scenario's initial state dump, when the caller scores many
-    conversations of one scenario (computed here otherwise)."""
-    tools = scenario_tools(domain, scenario)
-    rules = rules_for(domain, tools)
-    speech = Speech(scenario.language, scenario.lexicon)
-    if initial is None:
-        initial = domain.initial_state(scenario.state).model_dump(mode="json")
+    Every check comes from a Scorer (``_scorer.py``): the built-in kinds, then the domain's
+    and the scenario's plug-ins. ``initial``: the scenario's initial state dump, when the
+    caller scores many conversations of one scenario (computed here otherwise)."""
+    ref = make_reference(scenario, domain, reference, initial)
     checks = [
-        *step_checks(scenario, transcript, rules, speech),
-        *forbidden_checks(scenario, transcript, speech),
-        *template_checks(scenario, domain, transcript, speech, tools, initial),
-        outcome_check(scenario, transcript),
-        *state_checks(scenario, domain, transcript.final_state, reference),
+        check
+        for scorer in (*BUILTIN_SCORERS, *plugin_scorers(scenario, domain))
+        for check in run_scorer(scorer, scenario, transcript, ref)
     ]
     return summarise(checks, normal_end=transcript.termination not in ABNORMAL)
+
+
+def _speech(scenario: Scenario) -> Speech:
+    return Speech(scenario.language, scenario.lexicon)
+
+
+def score_steps(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
+    """``step`` and ``observed`` checks: the workflow, in the order that matters."""
+    return step_checks(scenario, transcript, rules_for(ref.domain, ref.tools), _speech(scenario))
+
+
+def score_forbidden(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
+    """``forbidden`` checks: the scenario's rules, then the library-wide templates."""
+    speech = _speech(scenario)
+    return [
+        *forbidden_checks(scenario, transcript, speech),
+        *template_checks(scenario, ref.domain, transcript, speech, ref.tools, ref.initial),
+    ]
+
+
+def score_outcome(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
+    """The ``outcome`` check: resolved, escalated or refused, as the scenario expects."""
+    return [outcome_check(scenario, transcript)]
+
+
+def score_state(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
+    """The ``state`` check: the final state against the reference workflow's."""
+    return state_checks(scenario, ref.domain, transcript.final_state, dict(ref.state))
+
+
+BUILTIN_SCORERS: tuple[Scorer, ...] = (score_steps, score_forbidden, score_outcome, score_state)
+"""The built-in check kinds, in the order their checks are listed."""
 
 
 def rules_for(domain: Domain, tools: Mapping[str, Tool]) -> Rules:

@@ -92,6 +92,12 @@ class Tool(Generic[S, A]):
     args_model: type[A]
     kind: ToolKind
     run: Callable[[S, A], object]
+    """``(state, args) -> result``, or a coroutine function for a tool that awaits I/O."""
+
+    @property
+    def is_async(self) -> bool:
+        """The tool is awaited (it may call a real service without blocking the loop)."""
+        return inspect.iscoroutinefunction(self.run)
 
     def parameters(self) -> dict[str, Any]:
         """JSON schema of the arguments, as sent to every provider (a fresh copy; the
@@ -116,7 +122,10 @@ def _parameters(args_model: type[BaseModel]) -> dict[str, Any]:
 
 
 def tool(kind: ToolKind, *, name: str | None = None) -> Callable[[Callable[..., object]], Tool]:
-    """Make a Tool of a function ``(state, args: SomeArgs) -> result``."""
+    """Make a Tool of a function ``(state, args: SomeArgs) -> result``.
+
+    The function may be ``async def``: a tool that calls a team's staging API awaits it
+    instead of blocking the event loop every conversation shares."""
 
     def wrap(fn: Callable[..., object]) -> Tool:
         hints = get_type_hints(fn)
@@ -125,7 +134,17 @@ def tool(kind: ToolKind, *, name: str | None = None) -> Callable[[Callable[..., 
         description = inspect.cleandoc(fn.__doc__ or "").strip()
         if not description:
             raise TypeError(f"tool {fn.__name__} needs a docstring: it is the Agent's prompt")
-        run = fn if len(params) > 1 else (lambda state, _args: fn(state))
+        run: Callable[..., object] = fn
+        if len(params) < 2 and inspect.iscoroutinefunction(fn):
+
+            async def run(state: Any, _args: Any) -> object:
+                return await fn(state)
+
+        elif len(params) < 2:
+
+            def run(state: Any, _args: Any) -> object:
+                return fn(state)
+
         return Tool(name or fn.__name__, description, args_model, kind, run)
 
     return wrap

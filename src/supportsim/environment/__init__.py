@@ -3,10 +3,18 @@
 from supportsim.environment._calls import CallRecord, ToolResult
 from supportsim.environment._faults import FAILURE_MESSAGES
 from supportsim.environment._mock_tools import build_mock_tool
-from supportsim.environment._runtime import Environment, ToolSchema, scenario_tools
+from supportsim.environment._runtime import (
+    BLOCKING_LIMIT_S,
+    BlockingToolError,
+    Environment,
+    ToolSchema,
+    scenario_tools,
+)
 
 __all__ = [
+    "BLOCKING_LIMIT_S",
     "FAILURE_MESSAGES",
+    "BlockingToolError",
     "CallRecord",
     "Environment",
     "ToolResult",

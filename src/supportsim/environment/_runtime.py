@@ -25,6 +25,15 @@ from supportsim.errors import ToolError
 from supportsim.scenario import Scenario
 
 Clock = Callable[[], float]
+
+BLOCKING_LIMIT_S = 1.0
+"""Longest a plain (synchronous) tool may hold the shared event loop."""
+
+
+class BlockingToolError(RuntimeError):
+    """A synchronous tool stalled the event loop: a harness error, never the Agent's."""
+
+
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -129,11 +138,13 @@ class Environment:
                 started,
             )
         try:
-            result = self._run(tool, args)
+            result = await self._run(tool, args)
         except ToolError as exc:
             return self._log(call_id, name, raw, parsed, None, str(exc), None, tool.kind, started)
         if fault is not None:
-            result = degrade(fault, lambda: result, lambda: self._stale(tool, args, result))
+            wants_stale = fault.fault == "stale" and fault.data is None
+            stale = await self._stale(tool, args, result) if wants_stale else result
+            result = degrade(fault, lambda: result, lambda: stale)
         return self._log(
             call_id,
             name,
@@ -146,26 +157,45 @@ class Environment:
             started,
         )
 
-    def _stale(self, tool: Tool, args: Any, fresh: Any) -> Any:
+    async def _stale(self, tool: Tool, args: Any, fresh: Any) -> Any:
         """The call's result on the initial data (this conversation's session kept, so an
         identity check already passed still counts); the fresh result if that refuses."""
         old = self._initial.model_copy(deep=True)
         old.session = self.state.session.model_copy(deep=True)
         try:
-            return tool.run(old, args)
+            return await self._invoke(tool, old, args)
         except ToolError:
             return fresh
 
-    def _run(self, tool: Tool, args: Any) -> Any:
+    async def _run(self, tool: Tool, args: Any) -> Any:
         if tool.kind == "read":
-            return tool.run(self.state, args)
+            return await self._invoke(tool, self.state, args)
         # Write tools should refuse before mutating; the copy makes a refusal atomic anyway.
         before = self.state.model_copy(deep=True)
         try:
-            return tool.run(self.state, args)
+            return await self._invoke(tool, self.state, args)
         except ToolError:
             self.state = before
             raise
+
+    async def _invoke(self, tool: Tool, state: DomainState, args: Any) -> Any:
+        """Await an ``async`` tool (it may call a real service); time a plain one.
+
+        A plain tool runs on the event loop every conversation shares, so it must be a
+        quick in-memory function: one that holds the loop longer than ``BLOCKING_LIMIT_S``
+        is a harness error naming the tool (make it ``async def``), not a silent stall of
+        every other conversation's latency."""
+        if tool.is_async:
+            return await tool.run(state, args)
+        began = self._clock()
+        result = tool.run(state, args)
+        held = self._clock() - began
+        if held > BLOCKING_LIMIT_S:
+            raise BlockingToolError(
+                f"tool {tool.name} held the event loop for {held:.2f} s (limit "
+                f"{BLOCKING_LIMIT_S:g} s): a tool that does I/O must be async def"
+            )
+        return result
 
     def _log(
         self,

@@ -11,10 +11,10 @@ import pytest
 
 from supportsim.domains import DomainState, deep_merge
 from supportsim.domains.telecom import domain
-from supportsim.domains.telecom._fixture import fixture
 from supportsim.errors import ToolError
 
 D = domain()
+fixture = D.fixture
 MARIA = {"customer_id": "C-1001", "date_of_birth": "1985-04-12", "pin": "4827"}
 JAMES = {"customer_id": "C-1002", "date_of_birth": "1972-11-03", "pin": "1593"}
 PRIYA = {"customer_id": "C-1003", "date_of_birth": "1990-07-21", "pin": "3308"}

@@ -1,7 +1,7 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
-    -> conversation -> scoring -> store -> batch -> judges -> report
+    -> conversation -> scoring -> authoring -> workspace -> store -> batch -> judges -> report
 
 ``_yaml`` (the one YAML reader) and ``_printable`` (terminal-safe text) are base modules.
 ``llm`` imports only ``errors`` and ``_yaml``; ``cli``, ``_api`` (``supportsim.run``) and
@@ -28,6 +28,7 @@ ORDER = [
     "conversation",
     "scoring",
     "authoring",
+    "workspace",
     "store",
     "batch",
     "judges",

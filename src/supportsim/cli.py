@@ -16,9 +16,9 @@ from rich.console import Console
 from rich.table import Table
 
 from supportsim._printable import printable
-from supportsim.domains import Domain, DomainCatalogue, builtin_domains
+from supportsim.domains import Domain, DomainCatalogue
 from supportsim.errors import InputError
-from supportsim.scenario import Persona, Scenario, load_personas, load_scenarios
+from supportsim.scenario import Persona, Scenario
 
 app = typer.Typer(
     name="supportsim",
@@ -32,7 +32,10 @@ err = Console(stderr=True)
 
 PathsArg = Annotated[list[Path] | None, typer.Argument(help="Scenario files or folders.")]
 PersonasOpt = Annotated[
-    Path, typer.Option("--personas", help="Folder of persona files.", show_default=True)
+    Path | None,
+    typer.Option(
+        "--personas", help="Folder of persona files [default: the workspace's].", show_default=False
+    ),
 ]
 
 
@@ -43,23 +46,42 @@ def _fail_input(exc: InputError) -> typer.Exit:
 
 
 def load_inputs(
-    paths: list[Path], personas_dir: Path
+    paths: list[Path] | None, personas_dir: Path | None
 ) -> tuple[dict[str, Domain], dict[str, Persona], list[Scenario]]:
-    """Domains, personas and scenarios, fully validated (raises InputError)."""
-    from supportsim.scoring import CONCEPTS, check_scorers
+    """Domains, personas and scenarios of the workspace (``supportsim.yaml``, or the
+    defaults), the arguments overriding its paths; fully validated (raises InputError)."""
+    from supportsim.workspace import find_workspace
+    from supportsim.workspace import load_inputs as load
 
-    domains = builtin_domains()
-    personas = load_personas([personas_dir])
-    catalogue = DomainCatalogue(domains, CONCEPTS)
-    scenarios = load_scenarios(paths, catalogue=catalogue, personas=personas)
-    check_scorers(scenarios, domains)
-    return domains, personas, scenarios
+    inputs = load(find_workspace(), scenarios=paths or None, personas=personas_dir)
+    return inputs.domains, inputs.personas, inputs.scenarios
+
+
+new_app = typer.Typer(help="Write a working skeleton to edit.", no_args_is_help=True)
+app.add_typer(new_app, name="new")
+
+
+@new_app.command("domain")
+def new_domain(
+    name: Annotated[str, typer.Argument(help="The domain's name (lowercase, digits, _).")],
+) -> None:
+    """A domain in the data form (policy, fixture, state schema, two tools), one scenario
+    that `supportsim validate` passes, and the domain listed in supportsim.yaml."""
+    from supportsim.workspace import new_domain as write
+
+    try:
+        written = write(name)
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    for path in [*written.files, written.workspace_file]:
+        out.print(f"wrote {printable(path)}", markup=False, highlight=False)
+    out.print("next: supportsim validate", markup=False, highlight=False)
 
 
 @app.command()
 def validate(
     paths: PathsArg = None,
-    personas: PersonasOpt = Path("personas"),
+    personas: PersonasOpt = None,
     show_coverage: Annotated[
         bool, typer.Option("--coverage", help="Also print what the scenarios cover.")
     ] = False,
@@ -80,7 +102,7 @@ def validate(
     from supportsim.scoring import validate_scenarios
 
     try:
-        domains, persona_set, scenarios = load_inputs(paths or [Path("scenarios")], personas)
+        domains, persona_set, scenarios = load_inputs(paths, personas)
     except InputError as exc:
         raise _fail_input(exc) from None
     if show_coverage and not as_json:
@@ -403,7 +425,7 @@ def generate(
     scenarios: Annotated[
         list[Path] | None, typer.Option("--scenarios", help="Existing scenarios (ids taken).")
     ] = None,
-    personas: PersonasOpt = Path("personas"),
+    personas: PersonasOpt = None,
     models: Annotated[Path | None, typer.Option("--models", help="Models file.")] = None,
 ) -> None:
     """Draft scenarios with an LLM; keep only those that validate and pass the oracle."""
@@ -413,12 +435,14 @@ def generate(
     from supportsim.authoring import generate as draft
     from supportsim.batch import ModelPool
     from supportsim.llm import load_models_file, parse_model_spec
-    from supportsim.scenario import CATEGORIES
+    from supportsim.workspace import find_workspace
 
     try:
-        if category not in CATEGORIES:
-            raise InputError(f"--category {category!r}: one of {', '.join(CATEGORIES)}")
-        existing_paths = scenarios or [Path("scenarios")]
+        workspace = find_workspace()
+        if category not in workspace.categories:
+            known = ", ".join(workspace.categories)
+            raise InputError(f"--category {category!r}: one of {known}")
+        existing_paths = scenarios or list(workspace.scenarios)
         domains, persona_set, existing = load_inputs(
             [p for p in existing_paths if p.exists()] or existing_paths, personas
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import shlex
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +34,9 @@ from supportsim.batch._session import (
     stored_config,
     unit_context,
 )
-from supportsim.domains import DomainCatalogue, builtin_domains
+from supportsim.domains._plugins import resolve_domain_spec
 from supportsim.errors import InputError
 from supportsim.llm import load_models_file
-from supportsim.scenario import load_personas, load_scenarios
-from supportsim.scoring import CONCEPTS, check_scorers
 from supportsim.store import (
     SUMMARY,
     ConversationRecord,
@@ -47,6 +45,7 @@ from supportsim.store import (
     split_foreign,
     write_json,
 )
+from supportsim.workspace import Workspace, find_workspace, load_inputs
 
 Summarise = Callable[..., dict[str, Any]]
 
@@ -86,19 +85,33 @@ class Prepared:
     models: dict[str, Any]
 
 
+def effective_config(config: RunConfig, workspace: Workspace) -> RunConfig:
+    """The config as the run stores it: the workspace's scenarios, personas and domains
+    where the config leaves them unset, domain folders made absolute, so ``--resume``,
+    ``rescore`` and ``judge`` rebuild exactly the inputs this run used."""
+    update: dict[str, Any] = {}
+    if "scenarios" not in config.model_fields_set:
+        update["scenarios"] = [str(p) for p in workspace.scenarios]
+    if "personas" not in config.model_fields_set:
+        update["personas"] = str(workspace.personas)
+    own = [resolve_domain_spec(s, Path.cwd()) for s in config.domains]
+    update["domains"] = list(dict.fromkeys([*workspace.domains, *own]))
+    return config.model_copy(update=update)
+
+
 def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     """Everything before the first conversation; raises InputError with nothing written."""
     config = resolve_config(request)
-    domains = builtin_domains()
-    personas_dir = Path(config.personas)
-    personas = load_personas([personas_dir])
-    loaded = load_scenarios(
-        [Path(p) for p in config.scenarios],
-        catalogue=DomainCatalogue(domains, CONCEPTS),
-        personas=personas,
+    workspace = find_workspace()
+    config = effective_config(config, workspace)
+    inputs = load_inputs(
+        replace(workspace, domains=()),
+        scenarios=[Path(p) for p in config.scenarios],
+        personas=Path(config.personas),
+        domains=config.domains,
     )
-    chosen = select(loaded, config)
-    check_scorers(chosen, domains)
+    domains, personas = inputs.domains, inputs.personas
+    chosen = select(inputs.scenarios, config, suites_file=workspace.suites_file)
     models = load_models_file(config.models_file) if config.models_file else {}
     concurrency = UNBOUNDED if config.concurrency == "auto" else int(config.concurrency)
     pool = ModelPool(

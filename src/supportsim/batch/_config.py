@@ -127,6 +127,9 @@ class RunConfig(BaseModel):
     """Scenario files or folders."""
     personas: str = "personas"
     """Folder of persona files."""
+    domains: list[str] = []
+    """Domains beside the built-in and the workspace's: folders with ``domain.yaml`` or
+    ``python:package.module:attr`` (stored absolute with the run)."""
     tags: list[str] = []
     """Keep scenarios having any of these categories (empty: all)."""
     ids: list[str] = []
@@ -191,8 +194,8 @@ def with_overrides(config: RunConfig, overrides: Mapping[str, Any]) -> RunConfig
         InputError: An override is invalid; the message names the flag's field.
     """
     given = {k: v for k, v in overrides.items() if v is not None}
-    try:
-        return RunConfig.model_validate({**config.model_dump(), **given})
+    try:  # unset fields stay unset: the workspace fills them (batch/_command.py)
+        return RunConfig.model_validate({**config.model_dump(exclude_unset=True), **given})
     except ValidationError as exc:
         raise ScenarioError(
             [

@@ -83,14 +83,24 @@ class Session:
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
 
 
-def select(scenarios: Sequence[Scenario], config: RunConfig) -> list[Scenario]:
-    """The scenarios the config selects: suite, then tags (any), then ids."""
+def select(
+    scenarios: Sequence[Scenario], config: RunConfig, *, suites_file: Path | None = None
+) -> list[Scenario]:
+    """The scenarios the config selects: suite, then tags (any), then ids.
+
+    ``suites_file``: the workspace's, used when it exists; else the first scenario folder
+    holding one."""
     chosen = list(scenarios)
     if config.suite:
-        suites_file = next(
-            (Path(p) / SUITES_FILE for p in config.scenarios if (Path(p) / SUITES_FILE).exists()),
-            None,
-        )
+        if suites_file is None or not suites_file.exists():
+            suites_file = next(
+                (
+                    Path(p) / SUITES_FILE
+                    for p in config.scenarios
+                    if (Path(p) / SUITES_FILE).exists()
+                ),
+                None,
+            )
         if suites_file is None:
             raise InputError(
                 f"suite {config.suite!r}: no {SUITES_FILE} in {', '.join(config.scenarios)}"

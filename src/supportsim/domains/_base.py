@@ -20,6 +20,7 @@ from typing import Any, Generic, Literal, TypeVar, get_type_hints
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from supportsim.errors import ToolError
+from supportsim.scenario import CATEGORIES
 
 KB_TOOL = "search_knowledge_base"
 
@@ -219,10 +220,17 @@ class DomainCatalogue:
     """
 
     def __init__(
-        self, domains: Mapping[str, Domain], concepts: Collection[str] | None = None
+        self,
+        domains: Mapping[str, Domain],
+        concepts: Collection[str] | None = None,
+        categories: Collection[str] | None = None,
     ) -> None:
         self._domains = domains
         self._concepts = concepts
+        self._categories = tuple(categories) if categories is not None else CATEGORIES
+
+    def categories(self) -> Collection[str]:
+        return self._categories
 
     def received_text(self, domain: str, tools: Collection[str]) -> str:
         d = self._domains[domain]

@@ -19,21 +19,27 @@ from supportsim.judges._prompt import Case
 from supportsim.scenario import Scenario, load_personas, load_scenarios
 from supportsim.scoring import CONCEPTS
 from supportsim.store import ConversationRecord
+from supportsim.workspace import domains_of_run, find_workspace
 
 
 def _load(config: Mapping[str, Any], domains: Mapping[str, Domain]) -> list[Scenario]:
     personas_dir = Path(str(config.get("personas") or "personas"))
     personas = load_personas([personas_dir])
     paths = [Path(str(p)) for p in config.get("scenarios") or ()]
-    return load_scenarios(paths, catalogue=DomainCatalogue(domains, CONCEPTS), personas=personas)
+    catalogue = DomainCatalogue(domains, CONCEPTS, find_workspace().categories)
+    return load_scenarios(paths, catalogue=catalogue, personas=personas)
 
 
 def build_cases(
     manifest: Mapping[str, Any], records: Iterable[ConversationRecord]
 ) -> tuple[dict[str, Case], list[str]]:
     """A Case per scenario id of ``records``, and warnings about scenarios not used."""
-    domains = builtin_domains()
     warnings: list[str] = []
+    try:
+        domains = domains_of_run(manifest.get("config") or {})
+    except InputError as exc:
+        domains = builtin_domains()
+        warnings.append(f"cannot load the run's domains: {exc}")
     try:
         scenarios = {s.id: s for s in _load(manifest.get("config") or {}, domains)}
     except InputError as exc:

@@ -54,6 +54,10 @@ class Catalogue(Protocol):
         """Concept names of the shared lexicons (None: not checked at load)."""
         ...
 
+    def categories(self) -> Collection[str]:
+        """The categories a scenario's ``tags`` may name (the defaults and the workspace's)."""
+        ...
+
 
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
     """Expand directories to their ``*.yaml``/``*.yml`` entries (recursively, sorted).
@@ -169,6 +173,16 @@ def check_references(
         out.append(
             doc.problem(("persona",), f"unknown persona {scenario.persona!r} (known: {known})")
         )
+    allowed = catalogue.categories()
+    for i, tag in enumerate(scenario.tags):
+        if tag not in allowed:
+            out.append(
+                doc.problem(
+                    ("tags", i),
+                    f"unknown category {tag!r} (known: {', '.join(allowed)}; a workspace's "
+                    "supportsim.yaml may declare more under categories)",
+                )
+            )
     if scenario.domain not in catalogue.domain_names():
         known = ", ".join(sorted(catalogue.domain_names()))
         out.append(doc.problem(("domain",), f"unknown domain {scenario.domain!r} (known: {known})"))

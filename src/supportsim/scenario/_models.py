@@ -23,7 +23,14 @@ from pydantic import (
 from supportsim.scenario._matchers import Matcher
 from supportsim.scenario._say import SayItem, as_list
 
-Category = Literal[
+Category = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+"""A category a scenario tests. Open: a workspace declares its own beside the defaults."""
+Outcome = Literal["resolved", "escalated", "refused"]
+FaultKind = Literal["timeout", "server_error", "rate_limit", "stale", "partial"]
+Behaviour = Literal[
+    "pushes_back", "wrong_info_first", "social_engineering", "typos", "changes_mind"
+]
+CATEGORIES: tuple[str, ...] = (
     "billing",
     "identity",
     "policy_conflict",
@@ -32,13 +39,8 @@ Category = Literal[
     "recovery",
     "enterprise_constraint",
     "customer_experience",
-]
-Outcome = Literal["resolved", "escalated", "refused"]
-FaultKind = Literal["timeout", "server_error", "rate_limit", "stale", "partial"]
-Behaviour = Literal[
-    "pushes_back", "wrong_info_first", "social_engineering", "typos", "changes_mind"
-]
-CATEGORIES: tuple[Category, ...] = Category.__args__  # type: ignore[attr-defined]
+)
+"""The default categories (a workspace's ``categories`` add to them)."""
 Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=120)]
 Template = Literal["identity_detail", "other_customer_data", "reply_language"]
 TEMPLATES: tuple[Template, ...] = Template.__args__  # type: ignore[attr-defined]

@@ -19,12 +19,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supportsim.domains import DomainCatalogue, builtin_domains
+from supportsim.domains import DomainCatalogue
 from supportsim.errors import InputError
 from supportsim.scenario import load_personas, load_scenarios
 from supportsim.scoring import CONCEPTS
 from supportsim.store._files import MANIFEST, read_json
 from supportsim.store._rescore import Flip, RescoreResult, rescore_run
+from supportsim.workspace import domains_of_run, find_workspace
 
 
 def _manifest(run_dir: Path) -> Mapping[str, Any]:
@@ -115,9 +116,10 @@ def rescore_command(
         personas_path = personas_dir or _personas_dir(manifest)
         if personas_dir is not None and not personas_dir.is_dir():
             raise InputError(f"{personas_dir}: no such persona folder (--personas)")
-        domains = builtin_domains()
+        domains = domains_of_run(manifest.get("config") or {})
         personas = load_personas([personas_path]) if personas_path.is_dir() else {}
-        catalogue = DomainCatalogue(domains, CONCEPTS)  # as `validate` and `run` load them
+        categories = find_workspace().categories
+        catalogue = DomainCatalogue(domains, CONCEPTS, categories)  # as `validate` and `run`
         loaded = load_scenarios(paths, catalogue=catalogue, personas=personas)
         result = asyncio.run(rescore_run(run_dir, {s.id: s for s in loaded}, domains))
     except InputError as exc:

@@ -1,0 +1,189 @@
+"""The workspace: one project file naming a team's scenarios, personas, suites and domains.
+
+``supportsim.yaml`` in the working directory (optional: without it the defaults are today's
+layout, ``scenarios/``, ``personas/`` and the built-in domains)::
+
+    scenarios: [scenarios]            # files or folders
+    personas: personas
+    suites: scenarios/suites.yaml     # default: suites.yaml in the first scenarios folder
+    domains:                          # beside the built-in ones
+      - domains/banking               # a folder with domain.yaml (the data form)
+      - python:myteam.support:domain  # a Domain, or a function returning one
+    categories: [fraud, onboarding]   # beside the eight default categories
+
+Paths are relative to the file. :func:`load_inputs` builds domains, personas and scenarios
+once, the same way for every command (``validate``, ``run``, ``rescore``, ``judge``...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from supportsim._yaml import read_yaml
+from supportsim.domains import Domain, DomainCatalogue, builtin_domains
+from supportsim.domains._plugins import add_domains, resolve_domain_spec
+from supportsim.errors import ScenarioError
+from supportsim.scenario import (
+    CATEGORIES,
+    Category,
+    Persona,
+    Scenario,
+    load_personas,
+    load_scenarios,
+)
+from supportsim.scoring import CONCEPTS, check_scorers
+
+WORKSPACE_FILE = "supportsim.yaml"
+
+
+class WorkspaceFile(BaseModel):
+    """``supportsim.yaml``."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    scenarios: list[str] = ["scenarios"]
+    """Scenario files or folders."""
+    personas: str = "personas"
+    """Folder of persona files."""
+    suites: str | None = None
+    """The suites file (default: ``suites.yaml`` in the first scenarios folder)."""
+    domains: list[str] = []
+    """Domain folders (with ``domain.yaml``) or ``python:package.module:attr`` specs."""
+    categories: list[Category] = []
+    """Categories beside the eight defaults."""
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Where a project's inputs are; paths absolute or relative to the working directory."""
+
+    scenarios: tuple[Path, ...] = (Path("scenarios"),)
+    personas: Path = Path("personas")
+    suites: Path | None = None
+    domains: tuple[str, ...] = ()
+    """Domain specs, folders made absolute (as a run stores them)."""
+    categories: tuple[str, ...] = CATEGORIES
+    file: Path | None = None
+    """The workspace file, or None for the defaults."""
+
+    @property
+    def suites_file(self) -> Path:
+        if self.suites is not None:
+            return self.suites
+        first = self.scenarios[0] if self.scenarios else Path("scenarios")
+        return (first if first.suffix == "" else first.parent) / "suites.yaml"
+
+
+def find_workspace(cwd: Path | None = None) -> Workspace:
+    """The workspace of ``cwd`` (default: the working directory): its file, or defaults."""
+    path = (cwd or Path.cwd()) / WORKSPACE_FILE
+    return read_workspace(path) if path.is_file() else Workspace()
+
+
+def read_workspace(path: Path) -> Workspace:
+    """Read a workspace file.
+
+    Raises:
+        ScenarioError: every problem, naming the file, line and field.
+    """
+    doc, problems = read_yaml(path)
+    if doc is None:
+        raise ScenarioError(problems)
+    try:
+        spec = WorkspaceFile.model_validate(doc.data or {})
+    except ValidationError as exc:
+        raise ScenarioError([*problems, *doc.validation_problems(exc)]) from None
+    if problems:
+        raise ScenarioError(problems)
+    base = path.parent
+    here = Path.cwd()
+
+    def near(p: str) -> Path:
+        full = (base / p).resolve()
+        return full.relative_to(here) if full.is_relative_to(here) else full
+
+    return Workspace(
+        scenarios=tuple(near(p) for p in spec.scenarios),
+        personas=near(spec.personas),
+        suites=near(spec.suites) if spec.suites else None,
+        domains=tuple(resolve_domain_spec(s, base) for s in spec.domains),
+        categories=tuple(dict.fromkeys([*CATEGORIES, *spec.categories])),
+        file=path,
+    )
+
+
+def workspace_domains(
+    workspace: Workspace, extra: Sequence[str] = (), *, extra_source: str = "run config"
+) -> dict[str, Domain]:
+    """The built-in domains, the workspace's and ``extra`` (a run config's ``domains``).
+
+    Raises:
+        ScenarioError: a spec that names no domain, or two domains of one name.
+    """
+    source = str(workspace.file or WORKSPACE_FILE)
+    found = add_domains(
+        builtin_domains(), workspace.domains, base=Path.cwd(), source=source, field="domains"
+    )
+    return add_domains(found, extra, base=Path.cwd(), source=extra_source, field="domains")
+
+
+@dataclass
+class Inputs:
+    """Everything a command needs, loaded and cross-checked once."""
+
+    workspace: Workspace
+    domains: dict[str, Domain]
+    personas: dict[str, Persona]
+    scenarios: list[Scenario] = field(default_factory=list)
+
+    @property
+    def catalogue(self) -> DomainCatalogue:
+        return DomainCatalogue(self.domains, CONCEPTS, self.workspace.categories)
+
+
+def load_inputs(
+    workspace: Workspace,
+    *,
+    scenarios: Sequence[Path] | None = None,
+    personas: Path | None = None,
+    domains: Sequence[str] = (),
+    scorers: bool = True,
+) -> Inputs:
+    """Domains, personas and scenarios, fully validated (bad input: InputError, exit 2).
+
+    Args:
+        scenarios / personas: override the workspace's (a command's arguments).
+        domains: more domain specs (a run config's ``domains``).
+        scorers: also load every scenario's plug-in scorers (they must import).
+    """
+    found = workspace_domains(workspace, domains)
+    persona_set = load_personas([personas or workspace.personas])
+    inputs = Inputs(workspace, found, persona_set)
+    inputs.scenarios = load_scenarios(
+        list(scenarios or workspace.scenarios), catalogue=inputs.catalogue, personas=persona_set
+    )
+    if scorers:
+        check_scorers(inputs.scenarios, found)
+    return inputs
+
+
+def domains_of_run(config: Mapping[str, Any]) -> dict[str, Domain]:
+    """The domains a stored run used: the built-in ones and its config's ``domains``
+    (stored absolute, the workspace's included), so ``rescore`` and ``judge`` rebuild them.
+
+    Raises:
+        ScenarioError: a stored domain that no longer loads, naming it.
+    """
+    specs = config.get("domains") or []
+    return add_domains(
+        builtin_domains(),
+        [str(s) for s in specs],
+        base=Path.cwd(),
+        source="the run's run.json",
+        field="config.domains",
+    )

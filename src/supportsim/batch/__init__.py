@@ -22,6 +22,7 @@ from supportsim.batch._config import (
     parse_duration,
     with_overrides,
 )
+from supportsim.batch._jobs import Finished, JobRunner, JobState, RecordSink
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
 from supportsim.batch._limits import AdaptiveGate, TokenWindow
 from supportsim.batch._manifest import (
@@ -56,13 +57,17 @@ __all__ = [
     "Batch",
     "BatchState",
     "CallStats",
+    "Finished",
     "FinishedUnit",
+    "JobRunner",
+    "JobState",
     "Limit",
     "Limiter",
     "LoopLag",
     "ModelPool",
     "Prepared",
     "Progress",
+    "RecordSink",
     "Retries",
     "RunConfig",
     "RunRequest",

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from supportsim.batch._config import RunConfig, keyed_by_label
+from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._manifest import (
     changes,
@@ -35,8 +36,7 @@ from supportsim.batch._manifest import (
     save_manifest,
 )
 from supportsim.batch._models import ModelPool
-from supportsim.batch._runner import Batch, BatchState, RecordSink
-from supportsim.batch._signals import two_stage_interrupt
+from supportsim.batch._runner import Batch, BatchState
 from supportsim.batch._unit import UnitContext
 from supportsim.batch._units import Unit, plan_units
 from supportsim.conversation import AgentSpec, CustomerSpec, parse_agent_spec, parse_customer_spec
@@ -354,11 +354,9 @@ async def execute(
     batch.state.priced_cost_usd = sum(session.prior_costs)
     session.state = batch.state
     started_at = now_iso()
-    run_task = asyncio.ensure_future(batch.run())
     watch_task = asyncio.ensure_future(watch(batch)) if watch is not None else None
 
-    def stop() -> None:
-        batch.stop("interrupted")
+    def note() -> None:
         if on_note:
             on_note(
                 "Ctrl-C or SIGTERM: starting no new conversations; running ones finish "
@@ -369,8 +367,7 @@ async def execute(
         batch.state.store_error = writer.error  # nothing can be stored: start nothing
         batch.stop(writer.error.reason)
     try:
-        with two_stage_interrupt(stop, run_task.cancel):
-            await run_task
+        await batch.run_interruptible(on_first=note)
         session.status = _outcome(session, batch)
     except asyncio.CancelledError:
         current = asyncio.current_task()

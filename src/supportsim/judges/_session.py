@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from supportsim.batch import CallStats, two_stage_interrupt
+from supportsim.batch import CallStats, Finished, JobRunner, JobState
 from supportsim.errors import InputError
 from supportsim.judges._cases import build_cases
 from supportsim.judges._judge import Grader, Judge, judge_once
@@ -45,17 +45,18 @@ class Task:
     sample: int
 
 
-@dataclass(slots=True)
-class JudgeState:
-    """Live counters for progress, budget and the final status."""
+@dataclass
+class JudgeState(JobState):
+    """The runner's counters, plus verdicts made and failed (for progress and the ledger)."""
 
-    total: int
-    done: int = 0
     ok: int = 0
     errors: int = 0
-    spend_usd: float = 0.0
-    stopped_because: str | None = None
     judgments: list[JudgmentRecord] = field(default_factory=list)
+
+    @property
+    def spend_usd(self) -> float:
+        """This session's judge spend."""
+        return self.record_spend_usd
 
 
 @dataclass(slots=True)
@@ -156,8 +157,9 @@ def _close_manifest(plan: JudgePlan, state: JudgeState, stats: CallStats | None)
     save_judges_manifest(plan.run_dir, manifest)
 
 
-class JudgeBatch:
-    """Run the plan's judgments concurrently, appending each as it finishes."""
+class JudgeBatch(JobRunner[Task, JudgmentRecord, JudgeState]):
+    """The plan's judgments through the one job runner (``supportsim.batch``): the same
+    gate, budget rule, deadline, store-failure handling and signals as conversations."""
 
     def __init__(
         self,
@@ -168,54 +170,36 @@ class JudgeBatch:
         *,
         concurrency: int,
         budget_usd: float | None,
+        deadline_s: float | None = None,
         on_judgment: Callable[[JudgmentRecord, JudgeState], None] | None = None,
     ) -> None:
         self.plan = plan
         self.judges = judges
         self.grader = grader
-        self.writer = writer
-        self.gate = asyncio.Semaphore(concurrency)
-        self.budget_usd = budget_usd
-        self.on_judgment = on_judgment
-        self.state = JudgeState(total=len(plan.todo))
+        self.judgment_writer = writer
+        super().__init__(
+            plan.todo,
+            self._judge,
+            writer,
+            JudgeState(total=len(plan.todo)),
+            concurrency=concurrency,
+            budget_usd=budget_usd,
+            deadline_s=deadline_s,
+            on_record=on_judgment,
+        )
 
-    def stop(self, reason: str) -> None:
-        """Start no new judgment; running ones finish and are recorded."""
-        if self.state.stopped_because is None:
-            self.state.stopped_because = reason
+    async def _judge(self, task: Task) -> Finished[JudgmentRecord]:
+        case = self.plan.cases.get(task.record.scenario_id) or Case(policy="")
+        judgment = await judge_once(
+            self.grader, self.judges[task.judge], task.record, case, task.sample
+        )
+        return Finished(judgment, self.judgment_writer.encode(judgment), judgment.cost_usd)
 
-    def _over_budget(self) -> bool:
-        if self.budget_usd is None:
-            return False
-        expected_next = self.state.spend_usd / (self.state.done or 1)
-        return self.state.spend_usd + expected_next > self.budget_usd
-
-    async def _one(self, task: Task) -> None:
-        async with self.gate:
-            if self.state.stopped_because is not None:
-                return
-            if self._over_budget():
-                self.stop("budget")
-                return
-            case = self.plan.cases.get(task.record.scenario_id) or Case(policy="")
-            judgment = await judge_once(
-                self.grader, self.judges[task.judge], task.record, case, task.sample
-            )
-        self.writer.append(judgment)
+    def account(self, record: JudgmentRecord) -> None:
         state = self.state
-        state.done += 1
-        state.ok += judgment.status == "ok"
-        state.errors += judgment.status != "ok"
-        state.spend_usd += judgment.cost_usd or 0.0
-        state.judgments.append(judgment)
-        if self.on_judgment is not None:
-            self.on_judgment(judgment, state)
-
-    async def run(self) -> JudgeState:
-        async with asyncio.TaskGroup() as tg:
-            for task in self.plan.todo:
-                tg.create_task(self._one(task))
-        return self.state
+        state.ok += record.status == "ok"
+        state.errors += record.status != "ok"
+        state.judgments.append(record)
 
 
 async def execute_judging(
@@ -225,6 +209,7 @@ async def execute_judging(
     *,
     concurrency: int = 8,
     budget_usd: float | None = None,
+    deadline_s: float | None = None,
     on_judgment: Callable[[JudgmentRecord, JudgeState], None] | None = None,
     stats: CallStats | None = None,
     scrub: Scrubber | None = None,
@@ -240,17 +225,11 @@ async def execute_judging(
         writer,
         concurrency=concurrency,
         budget_usd=budget_usd,
+        deadline_s=deadline_s,
         on_judgment=on_judgment,
     )
-    task = asyncio.current_task()
-
-    def cancel() -> None:
-        if task is not None:
-            task.cancel()
-
     try:
-        with two_stage_interrupt(lambda: batch.stop("interrupted"), cancel):
-            plan.state = await batch.run()
+        plan.state = await batch.run_interruptible()
         plan.status = plan.state.stopped_because or "completed"
     except asyncio.CancelledError:
         plan.status, plan.state = "interrupted", batch.state

@@ -241,12 +241,16 @@ class JsonlWriter:
         self._dirty = False
         self.written = 0
 
-    def append(self, item: BaseModel) -> None:
-        """Write one line and hand it to the kernel (survives SIGKILL); see ``append_line``."""
+    def encode(self, item: BaseModel) -> bytes:
+        """``item`` as this file's line: JSON, secrets scrubbed, newline included."""
         line = item.__pydantic_serializer__.to_json(item)
         if self._scrub is not None and (self._scrub.values or b"@" in line):
             line = self._scrub(line.decode("utf-8")).encode("utf-8")
-        self.append_line(line + b"\n")
+        return line + b"\n"
+
+    def append(self, item: BaseModel) -> None:
+        """Write one line and hand it to the kernel (survives SIGKILL); see ``append_line``."""
+        self.append_line(self.encode(item))
 
     def append_line(self, line: bytes) -> None:
         """Append one encoded line (ending in a newline).

@@ -240,15 +240,25 @@ def judge(
         float | None, typer.Option("--budget-usd", min=0, help="Cap of this session's judge spend.")
     ] = None,
     models: Annotated[Path | None, typer.Option("--models", help="Models file (YAML).")] = None,
+    deadline: Annotated[
+        str | None,
+        typer.Option("--deadline", help="Stop starting judgments after this long (30m, 2h)."),
+    ] = None,
 ) -> None:
     """Run LLM judges over a stored run and show how far each can be trusted."""
     import os
 
+    from supportsim.batch import parse_duration
     from supportsim.judges import judge_command
 
     try:
+        deadline_s = None if deadline is None else parse_duration(deadline)
+    except ValueError as exc:
+        raise _fail_input(InputError(f"--deadline: {exc}")) from None
+    try:
         code = judge_command(
             run_dir,
+            deadline_s=deadline_s,
             judge_specs=judge_spec or [],
             samples=samples,
             rubric_path=rubric,

@@ -46,3 +46,23 @@ async def test_first_ctrl_c_finishes_running_judgments_and_resume_completes(
     assert len(again.plan.todo) == 12 - len(done)
     counts = Counter(j.unit_id for j in iter_judgments(run))
     assert len(counts) == 12 and set(counts.values()) == {1}  # each unit judged once
+
+
+def test_judge_deadline_flag_is_checked(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    run = make_run(tmp_path, pattern=STRICT)
+    bad = CliRunner().invoke(app, ["judge", str(run), "--judge", "openai:j", "--deadline", "soon"])
+    assert bad.exit_code == 2 and "--deadline" in bad.output
+
+
+async def test_a_deadline_stops_starting_judgments(
+    tmp_path: Path, server: MockLLMServer, env: dict
+) -> None:
+    run = make_run(tmp_path, pattern=STRICT)
+    server.default("j1", PerUnitJudge(table_of(STRICT)))
+    outcome = await judge_run(run, judge_specs=["openai:j1"], deadline_s=0.0, env=env)
+    assert outcome.plan is not None and outcome.plan.status == "deadline"
+    assert list(iter_judgments(run)) == []  # a passed deadline starts nothing

@@ -102,6 +102,7 @@ async def judge_run(
     human_path: Path | None = None,
     concurrency: int = 8,
     budget_usd: float | None = None,
+    deadline_s: float | None = None,
     models_path: Path | None = None,
     env: Mapping[str, str],
     policy: RetryPolicy | None = None,
@@ -165,6 +166,7 @@ async def judge_run(
                 Grader(rubric),
                 concurrency=concurrency,
                 budget_usd=budget_usd,
+                deadline_s=deadline_s,
                 on_judgment=on_judgment,
                 stats=pool.stats,
                 scrub=scrub,
@@ -188,6 +190,7 @@ def judge_command(
     models_path: Path | None,
     env: Mapping[str, str],
     console: Console,
+    deadline_s: float | None = None,
 ) -> int:
     """The ``supportsim judge`` command; returns the exit code (InputError: the caller's 2)."""
 
@@ -220,6 +223,7 @@ def judge_command(
             human_path=human_path,
             concurrency=concurrency,
             budget_usd=budget_usd,
+            deadline_s=deadline_s,
             models_path=models_path,
             env=env,
             on_judgment=progress,

@@ -57,6 +57,17 @@ def load_inputs(
     return inputs.domains, inputs.personas, inputs.scenarios
 
 
+@app.command()
+def schemas(
+    folder: Annotated[Path, typer.Argument(help="Where to write them.")] = Path("schemas"),
+) -> None:
+    """Write the JSON Schema of every file in a run directory (<name>.schema.json)."""
+    from supportsim.store import export_schemas
+
+    for path in export_schemas(folder):
+        out.print(f"wrote {printable(path)}", markup=False, highlight=False)
+
+
 new_app = typer.Typer(help="Write a working skeleton to edit.", no_args_is_help=True)
 app.add_typer(new_app, name="new")
 

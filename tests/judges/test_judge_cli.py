@@ -125,6 +125,7 @@ def test_the_terminal_view_of_an_unjudged_run(tmp_path: Path) -> None:
     run = make_run(tmp_path, agents=("A",), trials=1, pattern="1")
     summary = agreement_summary(run)
     assert summary == {
+        "schema_version": 1,
         "available": False,
         "reason": "no judgments in this run (supportsim judge)",
     }

@@ -195,6 +195,7 @@ def test_nothing_scored_yet() -> None:
     assert a["response_ms"] == {"p50": None, "p90": None, "p99": None}
     assert a["pass_hat_k"] == {"1": None}
     assert summarise([]) == {
+        "schema_version": 1,
         "units": 0,
         "trials": 1,
         "agents": {},

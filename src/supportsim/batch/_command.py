@@ -41,9 +41,10 @@ from supportsim.store import (
     SUMMARY,
     ConversationRecord,
     StoreError,
+    Summary,
     iter_records,
     split_foreign,
-    write_json,
+    write_doc,
 )
 from supportsim.workspace import Workspace, find_workspace, load_inputs
 
@@ -179,7 +180,7 @@ def write_summary(
         },
     )
     try:
-        write_json(session.run_dir / SUMMARY, summary)
+        write_doc(session.run_dir / SUMMARY, Summary, summary)
     except StoreError as exc:
         summary["summary_error"] = f"{SUMMARY} not written: {exc.strerror}"
     return summary, list(latest.values())

@@ -26,7 +26,16 @@ from supportsim.batch._config import RunConfig
 from supportsim.errors import InputError
 from supportsim.llm import ModelConfig, Scrubber
 from supportsim.scenario import Persona, Scenario
-from supportsim.store import MANIFEST, StoreError, read_json, rewrite_json_in_place, write_json
+from supportsim.store import (
+    DOCUMENT_SCHEMA_VERSION,
+    MANIFEST,
+    RunManifest,
+    StoreError,
+    checked,
+    read_json,
+    rewrite_json_in_place,
+    write_doc,
+)
 
 FREE_TO_CHANGE = frozenset(
     {
@@ -102,6 +111,7 @@ def fingerprint(
 
 def new_manifest(run_id: str, fingerprint: Mapping[str, Any]) -> dict[str, Any]:
     return {
+        "schema_version": DOCUMENT_SCHEMA_VERSION,
         "run_id": run_id,
         **fingerprint,
         "versions": versions(),
@@ -139,7 +149,10 @@ def _diff(kind: str, old: Mapping[str, Any], new: Mapping[str, Any], what: str) 
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
-    return read_json(run_dir / MANIFEST)
+    """run.json, validated (``store.RunManifest``): a field that does not fit is an
+    InputError naming it, never a silent default."""
+    path = run_dir / MANIFEST
+    return checked(RunManifest, read_json(path), path)
 
 
 def manifest_to_resume(run_dir: Path) -> dict[str, Any]:
@@ -164,7 +177,7 @@ def manifest_to_resume(run_dir: Path) -> dict[str, Any]:
 
 
 def save_manifest(run_dir: Path, manifest: Mapping[str, Any]) -> None:
-    write_json(run_dir / MANIFEST, dict(manifest))
+    write_doc(run_dir / MANIFEST, RunManifest, manifest)
 
 
 def close_manifest(
@@ -177,7 +190,7 @@ def close_manifest(
     """
     try:
         manifest = read_manifest(run_dir)
-    except (OSError, ValueError) as exc:  # replaced or damaged under our feet
+    except (OSError, ValueError, InputError) as exc:  # replaced or damaged under our feet
         return f"cannot read {MANIFEST}: {exc}"
     sessions = manifest.get("sessions")
     before = sessions if isinstance(sessions, list) else []

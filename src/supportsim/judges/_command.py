@@ -42,7 +42,7 @@ from supportsim.llm import (
     resolve_credentials,
     scrubber,
 )
-from supportsim.store import MANIFEST, read_json, write_json
+from supportsim.store import MANIFEST, Agreement, HumanLabelsDoc, read_json, write_doc
 
 AGREEMENT = "agreement.json"
 
@@ -144,7 +144,7 @@ async def judge_run(
         )
     plan = plan_judging(run_dir, rubric, list(judge_specs), samples) if judging else None
     if human is not None:
-        write_json(run_dir / HUMAN_LABELS, human)
+        write_doc(run_dir / HUMAN_LABELS, HumanLabelsDoc, human)
     if plan is not None:
         if on_plan is not None:
             on_plan(plan)
@@ -174,7 +174,7 @@ async def judge_run(
         finally:
             await pool.aclose()
     summary = agreement_summary(run_dir)
-    write_json(run_dir / AGREEMENT, summary)
+    write_doc(run_dir / AGREEMENT, Agreement, summary)
     return JudgeOutcome(plan, summary, plan.warnings if plan else [])
 
 

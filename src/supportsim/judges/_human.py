@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from supportsim.errors import InputError, Problem, ScenarioError
+from supportsim.store import DOCUMENT_SCHEMA_VERSION
 
 REQUIRED_COLUMNS = ("unit_id", "criterion", "label")
 PASS_WORDS = frozenset({"pass", "passed", "true", "yes", "y", "1"})
@@ -89,6 +90,7 @@ def load_human_labels(
     if not labels:
         raise InputError(f"{file}: no labels")
     return {
+        "schema_version": DOCUMENT_SCHEMA_VERSION,
         "source": file,
         "sha256": hashlib.sha256(raw).hexdigest(),
         "labels": [

@@ -10,61 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any
 
 from supportsim.llm import Scrubber
-from supportsim.store import JsonlWriter, iter_jsonl, read_json, write_json
+from supportsim.store import (
+    JsonlWriter,
+    JudgesManifest,
+    JudgmentRecord,
+    iter_jsonl,
+    read_json,
+    write_doc,
+)
 
 JUDGMENTS = "judgments.jsonl"
 JUDGES_MANIFEST = "judges.json"
 HUMAN_LABELS = "human_labels.json"
-SCHEMA_VERSION = 1
-
-
-class JudgmentRecord(BaseModel):
-    """One judge's verdict on one conversation, or the infra error that prevented it.
-
-    ``verdicts`` maps each criterion id (``overall`` included) to ``{"verdict": "pass" |
-    "fail", "justification": ...}``; it is empty for an infra error. ``conversation_ended_at``
-    ties the judgment to the conversation record it read: if the unit is re-run, the old
-    judgment no longer counts. Costs and tokens cover every attempt, the malformed ones too.
-    """
-
-    model_config = ConfigDict(extra="ignore")
-
-    schema_version: int = SCHEMA_VERSION
-    unit_id: str
-    scenario_id: str
-    agent: str
-    trial: int
-    judge: str
-    model: str = ""
-    sample: int
-    rubric: str
-    rubric_sha256: str
-    status: Literal["ok", "infra_error"]
-    verdicts: dict[str, dict[str, str]] = {}
-    attempts: int = 0
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cost_usd: float | None = None
-    llm_ms: float = 0.0
-    duration_ms: float = 0.0
-    error: str | None = None
-    conversation_ended_at: str = ""
-    started_at: str
-    ended_at: str
-
-    @property
-    def key(self) -> tuple[str, str, int]:
-        return (self.unit_id, self.judge, self.sample)
-
-    def passed(self, criterion: str) -> bool | None:
-        """The verdict on ``criterion`` as a bool; None when absent."""
-        found = self.verdicts.get(criterion)
-        return None if found is None else found.get("verdict") == "pass"
 
 
 class JudgmentWriter(JsonlWriter):
@@ -86,7 +46,7 @@ def read_judges_manifest(run_dir: Path) -> dict[str, Any] | None:
 
 
 def save_judges_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
-    write_json(run_dir / JUDGES_MANIFEST, manifest)
+    write_doc(run_dir / JUDGES_MANIFEST, JudgesManifest, manifest)
 
 
 def read_human_labels(run_dir: Path) -> dict[str, Any] | None:

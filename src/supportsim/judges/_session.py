@@ -35,7 +35,13 @@ from supportsim.judges._records import (
 )
 from supportsim.judges._rubric import Rubric
 from supportsim.llm import Scrubber
-from supportsim.store import MANIFEST, ConversationRecord, latest_records, read_json
+from supportsim.store import (
+    DOCUMENT_SCHEMA_VERSION,
+    MANIFEST,
+    ConversationRecord,
+    latest_records,
+    read_json,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +141,10 @@ def _session_entry(plan: JudgePlan) -> dict[str, Any]:
 
 def open_manifest(plan: JudgePlan) -> None:
     """Record the rubric the statistics use (this one, from now on) and the new session."""
-    manifest = read_judges_manifest(plan.run_dir) or {"sessions": []}
+    manifest = read_judges_manifest(plan.run_dir) or {
+        "schema_version": DOCUMENT_SCHEMA_VERSION,
+        "sessions": [],
+    }
     manifest["rubric"] = plan.rubric.model_dump(mode="json")
     manifest["rubric_sha256"] = plan.rubric.sha256
     manifest["sessions"] = [*manifest.get("sessions", []), _session_entry(plan)]

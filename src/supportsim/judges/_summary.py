@@ -35,7 +35,7 @@ from supportsim.judges._records import (
 from supportsim.judges._rubric import OVERALL, Rubric
 from supportsim.judges._session import completed_records, current
 from supportsim.scoring import wilson_interval
-from supportsim.store import ConversationRecord, latest_records
+from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord, latest_records
 
 STRICT = "strict"
 HUMAN = "human"
@@ -228,7 +228,11 @@ def agreement_summary(run_dir: Path) -> dict[str, Any]:
     """
     manifest = read_judges_manifest(run_dir)
     if manifest is None or "rubric" not in manifest:
-        return {"available": False, "reason": "no judgments in this run (supportsim judge)"}
+        return {
+            "schema_version": DOCUMENT_SCHEMA_VERSION,
+            "available": False,
+            "reason": "no judgments in this run (supportsim judge)",
+        }
     rubric = Rubric.model_validate(manifest["rubric"])
     sha = str(manifest.get("rubric_sha256") or rubric.sha256)
     criteria = rubric.criterion_ids
@@ -299,6 +303,7 @@ def agreement_summary(run_dir: Path) -> dict[str, Any]:
         mean_pairwise[c] = sum(values) / len(values) if values else None
     ranking_raters = [STRICT, *judges] + ([HUMAN] if OVERALL in human else [])
     return {
+        "schema_version": DOCUMENT_SCHEMA_VERSION,
         "available": True,
         "rubric": {"name": rubric.name, "sha256": sha, "criteria": criteria},
         "judges": judges,

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
-from supportsim.store import ConversationRecord, MessageRecord
+from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord, MessageRecord
 
 TOP_FAILING_CHECKS = 20
 """How many (scenario, check) pairs the failing-checks table keeps."""
@@ -254,7 +254,7 @@ def summarise(
     agents: dict[str, list[ConversationRecord]] = defaultdict(list)
     for r in latest:
         agents[r.agent].append(r)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"schema_version": DOCUMENT_SCHEMA_VERSION}
     if manifest is not None:
         out["run"] = _run_info(manifest, latest)
     out.update(

@@ -22,7 +22,7 @@ from supportsim.report._html import render_comparison, render_report, write_text
 from supportsim.report._load import RunData, load_run
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
-from supportsim.store import SUMMARY, read_json, write_json
+from supportsim.store import SUMMARY, Summary, read_json, write_doc
 
 
 def summarise_run(run: RunData) -> dict:
@@ -92,7 +92,7 @@ def report_command(
         out.print(render_judges(judged))
         summary = {**summary, "judges": judged}
     if json_out:
-        write_json(run_dir / SUMMARY, _keep_runner_facts(run_dir / SUMMARY, summary))
+        write_doc(run_dir / SUMMARY, Summary, _keep_runner_facts(run_dir / SUMMARY, summary))
         err.print(f"wrote {run_dir / SUMMARY}", markup=False, highlight=False)
     if html_out is not None:
         text = render_report(

@@ -1,0 +1,250 @@
+"""Typed run-directory files written by a run: ``run.json`` and ``summary.json``.
+
+These models are the contract of the files (their JSON Schemas are exported to
+``schemas/``); the writers validate against them before anything reaches the disk, and the
+readers validate what they read, naming the file and the field. Fields are optional where
+older runs lack them, so every stored run keeps reading.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+"""Version of the run-directory JSON documents (run.json, summary.json, judges.json,
+agreement.json); records in the JSONL files carry their own."""
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LoopLagStats(_Doc):
+    interval_ms: float
+    samples: int
+    p50_ms: float | None = None
+    p90_ms: float | None = None
+    p99_ms: float | None = None
+    max_ms: float | None = None
+    saturated: bool = False
+
+
+class CallCounts(_Doc):
+    """The model pool's ledger for one session."""
+
+    attempts: int = 0
+    retries: int = 0
+    rate_limited: int = 0
+    failed: int = 0
+    unpriced: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class LimiterState(_Doc):
+    """One endpoint's or model's rate limiter as the session ended."""
+
+    configured: dict[str, float | int] = {}
+    concurrency_limit: int | None = None
+    concurrency_cuts: int = 0
+    pauses: int = 0
+    tpm_waits: int = 0
+
+
+class Limits(_Doc):
+    endpoints: dict[str, LimiterState] = {}
+    models: dict[str, LimiterState] = {}
+
+
+class SessionEntry(_Doc):
+    """One ``supportsim run`` invocation on this run directory (a resume adds one)."""
+
+    started_at: str
+    ended_at: str | None = None
+    status: str
+    stop_reason: str | None = None
+    units_planned: int | None = None
+    units_started: int | None = None
+    units_recorded: int | None = None
+    units_unrecorded: int | None = None
+    statuses: dict[str, int] = {}
+    spend_usd: float | None = None
+    calls: CallCounts | None = None
+    concurrency: list[int] = []
+    """The concurrency limit over the session (``auto`` moves it)."""
+    forced_changes: list[str] = []
+    limits: Limits | None = None
+    loop_lag: LoopLagStats | None = None
+    store_error: str | None = None
+
+
+class RunManifest(_Doc):
+    """``run.json``: what the run is (its config and inputs' hashes) and how it went."""
+
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    config: dict[str, Any]
+    """The run config (``supportsim.batch.RunConfig``) as the run stored it."""
+    scenarios: dict[str, str] = {}
+    """Scenario id -> sha256 of its file."""
+    scenario_files: dict[str, str] = {}
+    personas: dict[str, str] = {}
+    models: dict[str, Any] = {}
+    """Model name -> its configuration's fingerprint (credentials never stored)."""
+    versions: dict[str, str] = {}
+    started_at: str
+    ended_at: str | None = None
+    status: str
+    stop_reason: str | None = None
+    sessions: list[SessionEntry] = []
+    loop_lag: LoopLagStats | None = None
+
+
+class Percentiles(_Doc):
+    p50: float | None = None
+    p90: float | None = None
+    p99: float | None = None
+
+
+class Distribution(_Doc):
+    """Per-message latency quantiles (the HTML box plot)."""
+
+    n: int
+    min: float | None = None
+    p10: float | None = None
+    p25: float | None = None
+    p50: float | None = None
+    p75: float | None = None
+    p90: float | None = None
+    p99: float | None = None
+    max: float | None = None
+    mean: float | None = None
+
+
+class Tokens(_Doc):
+    input: int | None = None
+    output: int | None = None
+    input_mean: float | None = None
+    output_mean: float | None = None
+
+
+class KindCounts(_Doc):
+    failed: int
+    evaluated: int
+
+
+class Rate(_Doc):
+    """Strict and partial over a set of scored units."""
+
+    n: int
+    strict_passes: int
+    strict_rate: float | None = None
+    strict_ci95: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    partial_mean: float | None = None
+    partial_gap: float | None = None
+
+
+class AgentRow(Rate):
+    """One agent's row of the leaderboard."""
+
+    units: int
+    scenarios: int
+    pass_hat_k: dict[str, float | None]
+    pass_hat_k_scenarios: dict[str, int]
+    response_ms: Percentiles
+    response_ms_mean: float | None = None
+    ttft_ms: Percentiles
+    llm_ms: Percentiles
+    latency: Distribution
+    tokens: Tokens
+    cost_usd: float | None = None
+    cost_mean_usd: float | None = None
+    agent_cost_mean_usd: float | None = None
+    status: dict[str, int]
+    termination: dict[str, int]
+    check_kinds: dict[str, KindCounts]
+
+
+class TrialCell(_Doc):
+    trial: int
+    unit_id: str
+    status: str
+    termination: str
+    strict: bool
+    partial: float
+
+
+class ScenarioAgentCell(_Doc):
+    scored: int
+    strict_passes: int
+    trials: list[TrialCell]
+
+
+class ScenarioRow(_Doc):
+    category: str
+    domain: str
+    agents: dict[str, ScenarioAgentCell]
+
+
+class ReasonCount(_Doc):
+    reason: str
+    count: int
+
+
+class FailingCheck(_Doc):
+    """A (scenario, check) pair that fails often, with its commonest reasons."""
+
+    scenario_id: str
+    check_id: str
+    kind: str
+    failed: int
+    evaluated: int
+    agents: dict[str, int]
+    reasons: list[ReasonCount]
+
+
+class RunSection(_Doc):
+    """The run's progress as of the summary: planned, recorded, statuses, spend, lag."""
+
+    run_id: str | None = None
+    status: str | None = None
+    started_at: str | None = None
+    ended_at: str | None = None
+    units_planned: int | None = None
+    units_recorded: int | None = None
+    units_missing: int | None = None
+    units_foreign: int | None = None
+    statuses: dict[str, int] = {}
+    infra_errors: int | None = None
+    harness_errors: int | None = None
+    spend_usd: float | None = None
+    loop_lag: LoopLagStats | None = None
+    last_session: SessionEntry | dict[str, Any] = {}
+    summary_error: str | None = None
+
+
+class RescoredInfo(_Doc):
+    """When the verdicts shown come from ``supportsim rescore``."""
+
+    at: str
+    units: int
+
+
+class Summary(_Doc):
+    """``summary.json``: the numbers of a run, computed once (``supportsim.report``)."""
+
+    schema_version: int = SCHEMA_VERSION
+    units: int
+    trials: int
+    agents: dict[str, AgentRow]
+    by_category: dict[str, dict[str, Rate]]
+    by_domain: dict[str, dict[str, Rate]]
+    scenarios: dict[str, ScenarioRow]
+    failing_checks: list[FailingCheck]
+    run: RunSection | None = None
+    rescored: RescoredInfo | None = None
+    judges: dict[str, Any] | None = None
+    """agreement.json's statistics, when the run was judged (``supportsim report``)."""
+    summary_error: str | None = None

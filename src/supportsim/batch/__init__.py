@@ -14,8 +14,6 @@ from supportsim.batch._command import (
     write_summary,
 )
 from supportsim.batch._config import (
-    Limit,
-    Retries,
     RunConfig,
     check_run_id,
     load_run_config,
@@ -61,14 +59,12 @@ __all__ = [
     "FinishedUnit",
     "JobRunner",
     "JobState",
-    "Limit",
     "Limiter",
     "LoopLag",
     "ModelPool",
     "Prepared",
     "Progress",
     "RecordSink",
-    "Retries",
     "RunConfig",
     "RunRequest",
     "Session",

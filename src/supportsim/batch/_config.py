@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from supportsim._yaml import read_yaml
 from supportsim.conversation import AgentSpec
 from supportsim.errors import InputError, Problem, ScenarioError
+from supportsim.llm import RateLimit, RetryPolicy
 
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 MAX_RUN_ID = 120
@@ -94,27 +95,6 @@ def parse_duration(value: object) -> float:
     return float(match.group(1)) * _UNIT_S[match.group(2)]
 
 
-class Retries(BaseModel):
-    """Retries of one model call (429, 5xx, connection errors, timeouts)."""
-
-    model_config = ConfigDict(extra="forbid")
-    max_attempts: int = Field(default=6, ge=1, le=20)
-    base_delay_s: float = Field(default=0.5, ge=0)
-    max_delay_s: float = Field(default=60.0, ge=0)
-
-
-class Limit(BaseModel):
-    """Limits of a provider, an endpoint or a model; unset fields do not limit."""
-
-    model_config = ConfigDict(extra="forbid")
-    rpm: int | None = Field(default=None, gt=0)
-    """Requests per minute."""
-    tpm: int | None = Field(default=None, gt=0)
-    """Tokens (input + output) per minute, counted from responses' usage."""
-    max_concurrency: int | None = Field(default=None, gt=0)
-    """Calls in flight at once; lowered on repeated 429s and raised again slowly."""
-
-
 class RunConfig(BaseModel):
     """What to run. Every field can be set in the file; flags override the file."""
 
@@ -147,7 +127,7 @@ class RunConfig(BaseModel):
     concurrency: int | Literal["auto"] = 8
     """Conversations in flight at once, or ``auto``: grow while the event loop keeps up,
     back off when its lag rises."""
-    rate_limits: dict[str, Limit] = {}
+    rate_limits: dict[str, RateLimit] = {}
     """Keyed by provider (``openai``, ``anthropic``: each of its endpoints), by base URL
     (one endpoint) or by model name (that model alone). Customer and Agent calls share an
     endpoint's limits. Unset, an endpoint takes its models-file ``rate_limit``."""
@@ -157,7 +137,8 @@ class RunConfig(BaseModel):
     """Wall-clock bound of one conversation."""
     call_timeout_s: float | None = Field(default=None, gt=0)
     """Bound of one model call (default: each model's timeout_s)."""
-    retries: Retries = Retries()
+    retries: RetryPolicy = RetryPolicy(max_attempts=6, max_delay_s=60.0)
+    """Retries of one model call (429, 5xx, connection errors, timeouts)."""
     budget_usd: float | None = Field(default=None, ge=0)
     """Stop starting units when spend would exceed this."""
     deadline_s: float | None = Field(default=None, gt=0)

@@ -32,7 +32,6 @@ from typing import Any
 
 from asyncio_throttle import Throttler
 
-from supportsim.batch._config import Limit
 from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
 from supportsim.batch._sanitise import sanitised
 from supportsim.conversation import ModelCaller, charge, deadline_paused, time_left
@@ -42,6 +41,7 @@ from supportsim.llm import (
     LLMRequest,
     LLMResponse,
     ModelConfig,
+    RateLimit,
     RetryPolicy,
     connection_key,
     make_client,
@@ -84,7 +84,7 @@ class Limiter:
     def __init__(
         self,
         name: str,
-        limit: Limit,
+        limit: RateLimit,
         *,
         default_concurrency: int | None,
         clock: Clock = time.monotonic,
@@ -156,19 +156,19 @@ class Limiter:
         }
 
 
-def _merge(*limits: Limit | None) -> Limit:
+def _merge(*limits: RateLimit | None) -> RateLimit:
     """Later limits override earlier ones field by field."""
     out: dict[str, Any] = {}
     for limit in limits:
         if limit is not None:
             out.update(limit.model_dump(exclude_none=True))
-    return Limit.model_validate(out)
+    return RateLimit.model_validate(out)
 
 
-def _from_model(config: ModelConfig) -> Limit:
+def _from_model(config: ModelConfig) -> RateLimit:
     """The models-file ``rate_limit``, only the fields the file actually set."""
     rate = config.rate_limit
-    return Limit.model_validate({k: getattr(rate, k) for k in rate.model_fields_set})
+    return RateLimit.model_validate({k: getattr(rate, k) for k in rate.model_fields_set})
 
 
 @dataclass(slots=True)
@@ -185,7 +185,7 @@ class ModelPool:
 
     env: Mapping[str, str]
     policy: RetryPolicy = field(default_factory=RetryPolicy)
-    limits: Mapping[str, Limit] = field(default_factory=dict)
+    limits: Mapping[str, RateLimit] = field(default_factory=dict)
     default_concurrency: int = UNBOUNDED
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     clock: Clock = time.monotonic
@@ -229,7 +229,9 @@ class ModelPool:
                 if (values := [v for lim in from_files if (v := getattr(lim, name)) is not None])
             }
             limit = _merge(
-                Limit.model_validate(strictest), self.limits.get(key[0]), self.limits.get(key[1])
+                RateLimit.model_validate(strictest),
+                self.limits.get(key[0]),
+                self.limits.get(key[1]),
             )
             self._endpoints[key] = self._limiter(
                 f"{key[0]} {key[1]}", limit, self.default_concurrency
@@ -244,7 +246,7 @@ class ModelPool:
             )
         return self._models[config.name]
 
-    def _limiter(self, name: str, limit: Limit, default: int | None) -> Limiter:
+    def _limiter(self, name: str, limit: RateLimit, default: int | None) -> Limiter:
         return Limiter(
             name,
             limit,

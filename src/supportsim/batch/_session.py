@@ -295,10 +295,7 @@ def unit_context(
 
 
 def retry_policy(config: RunConfig) -> RetryPolicy:
-    r = config.retries
-    return RetryPolicy(
-        max_attempts=r.max_attempts, base_delay_s=r.base_delay_s, max_delay_s=r.max_delay_s
-    )
+    return config.retries
 
 
 def _outcome(session: Session, batch: Batch) -> str:

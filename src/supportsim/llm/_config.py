@@ -63,11 +63,16 @@ class Price(_Strict):
 
 
 class RateLimit(_Strict):
-    """Limits shared by every model on one provider endpoint (see ``connection_key``)."""
+    """Limits of a provider, an endpoint or a model; unset fields do not limit. The one
+    type for them: a models file's ``rate_limit`` and a run config's ``rate_limits``."""
 
     rpm: int | None = Field(default=None, gt=0)
+    """Requests per minute."""
     tpm: int | None = Field(default=None, gt=0)
-    max_concurrency: int = Field(default=8, gt=0)
+    """Tokens (input + output) per minute, counted from responses' usage."""
+    max_concurrency: int | None = Field(default=None, gt=0)
+    """Calls in flight at once; lowered on repeated 429s and raised again slowly (unset:
+    the run's concurrency)."""
 
 
 class ModelConfig(_Strict):

@@ -10,17 +10,18 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from supportsim.errors import ProviderError
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """How often and how patiently to retry.
+class RetryPolicy(BaseModel):
+    """How often and how patiently to retry one model call (429, 5xx, connection errors,
+    timeouts). The one type for it: a run config's ``retries`` is a RetryPolicy.
 
     Attributes:
         max_attempts: Attempts in all, the first included (1 means no retry).
@@ -31,18 +32,12 @@ class RetryPolicy:
             together do not retry together.
     """
 
-    max_attempts: int = 4
-    base_delay_s: float = 0.5
-    max_delay_s: float = 30.0
-    jitter: float = 0.2
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
-    def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
-        if self.base_delay_s < 0 or self.max_delay_s < 0:
-            raise ValueError("delays must not be negative")
-        if not 0 <= self.jitter < 1:
-            raise ValueError("jitter must be in [0, 1)")
+    max_attempts: int = Field(default=4, ge=1, le=20)
+    base_delay_s: float = Field(default=0.5, ge=0)
+    max_delay_s: float = Field(default=30.0, ge=0)
+    jitter: float = Field(default=0.2, ge=0, lt=1)
 
     def delay(self, retry: int, retry_after_s: float | None, rng: random.Random) -> float:
         """Seconds to wait before retry number ``retry`` (0 for the first retry).

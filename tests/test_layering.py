@@ -1,7 +1,7 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
-    -> conversation -> scoring -> store -> batch -> judges -> report
+    -> conversation -> scoring -> store -> batch -> judges -> report -> export
 
 ``_yaml`` (the one YAML reader) and ``_printable`` (terminal-safe text) are base modules.
 ``llm`` imports only ``errors`` and ``_yaml``; ``cli`` and ``testing``
@@ -32,6 +32,7 @@ ORDER = [
     "batch",
     "judges",
     "report",
+    "export",
 ]
 ONLY = {"llm": {"errors", "_yaml"}}
 FREE = {"cli", "testing"}

@@ -200,6 +200,8 @@ def test_csv_to_standard_output_and_the_default_path(tmp_path: Path) -> None:
         (copy / name).write_bytes((RUNS / "v1" / name).read_bytes())
     assert cli("export", copy).exit_code == 0
     assert (copy / "export" / "unit.csv").exists()
+    assert cli("export", copy, "--level", "call", "--out", f"{tmp_path}/new/").exit_code == 0
+    assert (tmp_path / "new" / "call.csv").exists()
 
 
 @pytest.mark.parametrize(

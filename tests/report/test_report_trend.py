@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from supportsim.cli import app
-from supportsim.report import compare_runs, expand_runs, load_run, trend
+from supportsim.report import compare_runs, expand_runs, load_run, order_runs, started_at, trend
 from supportsim.store import ConversationRecord, RecordWriter, write_json
 
 SCENARIOS = [f"s{i:02d}" for i in range(10)]
@@ -221,3 +221,21 @@ def test_the_html_page_is_self_contained_escaped_and_marks_the_regression(
     assert all("from n2" in t for _, t in rings)
     items = re.findall(r'<li class="mark (\w+)">(.*?)</li>', html, flags=re.S)
     assert len(items) == 2 and all("n2 → n3" in body for _, body in items)
+
+
+def test_runs_without_a_start_in_run_json_are_ordered_by_their_first_record(
+    tmp_path: Path,
+) -> None:
+    """A run without run.json starts with its first record; a run with no start goes last."""
+    early, late, empty = tmp_path / "z-early", tmp_path / "a-late", tmp_path / "m-empty"
+    for folder, started in ((early, "2025-01-01T00:00:00+00:00"), (late, "2025-02-01T00:00:00")):
+        folder.mkdir()
+        writer = RecordWriter(folder)
+        r = record("s00", "alpha", passed=True, response_ms=10.0)
+        writer.append(r.model_copy(update={"started_at": started}))
+        writer.close()
+    empty.mkdir()
+    (empty / "conversations.jsonl").write_text("")
+    ordered = order_runs([load_run(p) for p in (empty, late, early)])
+    assert [r.run_id for r in ordered] == ["z-early", "a-late", "m-empty"]
+    assert started_at(ordered[2]) is None

@@ -8,6 +8,7 @@ nothing written.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import cast
 
@@ -43,7 +44,8 @@ def _target(run_dir: Path, level: Level, to: Format, out: str | None) -> Path | 
             raise InputError("--out -: only CSV can be written to standard output")
         return None
     path = Path(out)
-    return path / f"{level}.{to}" if path.is_dir() else path
+    folder = path.is_dir() or out.endswith(("/", os.sep))  # `--out exports/` may not exist yet
+    return path / f"{level}.{to}" if folder else path
 
 
 def export_command(run_dir: Path, *, to: str, level: str, out: str | None, err: Console) -> int:

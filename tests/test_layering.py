@@ -2,6 +2,7 @@
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
     -> conversation -> scoring -> authoring -> workspace -> store -> batch -> judges -> report
+    -> export
 
 ``_yaml`` (the one YAML reader) and ``_printable`` (terminal-safe text) are base modules.
 ``llm`` imports only ``errors`` and ``_yaml``; ``cli``, ``_api`` (``supportsim.run``) and
@@ -33,6 +34,7 @@ ORDER = [
     "batch",
     "judges",
     "report",
+    "export",
 ]
 ONLY = {"llm": {"errors", "_yaml"}}
 FREE = {"cli", "testing", "_api"}

@@ -530,6 +530,50 @@ def mock_server(
         out.print("stopped")
 
 
+@app.command()
+def export(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (runs/<id>).")],
+    to: Annotated[str, typer.Option("--to", help="File format: csv or parquet.")] = "csv",
+    level: Annotated[
+        str, typer.Option("--level", help="One row per: unit, message, check or call.")
+    ] = "unit",
+    out_path: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            help="File (or folder) to write; - for standard output (CSV). "
+            "Default RUN_DIR/export/<level>.<csv|parquet>.",
+        ),
+    ] = None,
+) -> None:
+    """Export a run as a flat table (units, messages, checks or tool calls) for pandas,
+    polars or DuckDB; parquet needs the `parquet` extra."""
+    from supportsim.export import export_command
+
+    raise typer.Exit(export_command(run_dir, to=to, level=level, out=out_path, err=err))
+
+
+@app.command()
+def trend(
+    run_dirs: Annotated[
+        list[str], typer.Argument(help="Run directories, or a quoted glob ('runs/nightly-*').")
+    ],
+    html_path: Annotated[
+        Path | None, typer.Option("--html", help="Also write the trend as an HTML page here.")
+    ] = None,
+    json_path: Annotated[
+        str | None,
+        typer.Option("--json", help="Also write the trend as JSON here (- : standard output)."),
+    ] = None,
+) -> None:
+    """Strict, partial, pass^k, latency and cost per agent over runs (oldest first), with
+    the changes the paired comparison test calls significant marked."""
+    from supportsim.report import trend_command
+
+    code = trend_command(run_dirs, html_path=html_path, json_path=json_path, out=out, err=err)
+    raise typer.Exit(code)
+
+
 def main() -> None:
     """Console-script entry point."""
     sys.exit(app())

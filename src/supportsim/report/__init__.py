@@ -1,5 +1,5 @@
 """Reports: aggregates over a run directory, rendered for the terminal, JSON and HTML,
-and the paired comparison of two runs.
+the paired comparison of two runs, and the trend over many.
 
 Numbers are computed once (``summarise`` for a run, ``compare_runs`` for two); the
 terminal and HTML views only render them.
@@ -18,6 +18,10 @@ from supportsim.report._stats import (
     sign_flip_p,
 )
 from supportsim.report._terminal import render_leaderboard, render_summary
+from supportsim.report._trend import order_runs, started_at, trend
+from supportsim.report._trend_command import expand_runs, trend_command
+from supportsim.report._trend_html import render_trend_html
+from supportsim.report._trend_terminal import render_trend
 
 __all__ = [
     "NotARunError",
@@ -27,8 +31,10 @@ __all__ = [
     "compare_command",
     "compare_pair",
     "compare_runs",
+    "expand_runs",
     "load_run",
     "mcnemar_exact",
+    "order_runs",
     "pair_up",
     "pairs_needed",
     "pairs_needed_mean",
@@ -36,8 +42,13 @@ __all__ = [
     "render_leaderboard",
     "render_report",
     "render_summary",
+    "render_trend",
+    "render_trend_html",
     "report_command",
     "sign_flip_p",
+    "started_at",
     "summarise",
     "summarise_run",
+    "trend",
+    "trend_command",
 ]

@@ -14,7 +14,6 @@ from ._anthropic import AnthropicMessagesClient
 from ._config import (
     ModelConfig,
     ModelParams,
-    Price,
     RateLimit,
     ResolvedModel,
     connection_key,
@@ -22,8 +21,10 @@ from ._config import (
     load_models_file,
     parse_model_spec,
     resolve_credentials,
+    with_table_price,
 )
 from ._openai import OpenAIChatClient
+from ._prices import Price, PriceTable, Usage, charge, price_table
 from ._retry import RetryPolicy, with_retries
 from ._secrets import Scrubber, scrub_url_credentials, scrubber
 from ._types import (
@@ -47,6 +48,7 @@ __all__ = [
     "ModelParams",
     "OpenAIChatClient",
     "Price",
+    "PriceTable",
     "RateLimit",
     "ResolvedModel",
     "RetryPolicy",
@@ -55,15 +57,19 @@ __all__ = [
     "ToolCall",
     "ToolChoice",
     "ToolSpec",
+    "Usage",
+    "charge",
     "connection_key",
     "cost_usd",
     "load_models_file",
     "make_client",
     "parse_model_spec",
+    "price_table",
     "resolve_credentials",
     "scrub_url_credentials",
     "scrubber",
     "with_retries",
+    "with_table_price",
 ]
 
 

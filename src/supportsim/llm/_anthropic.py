@@ -140,6 +140,8 @@ class _Accumulator:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    cache_read: int = 0
+    cache_write: int = 0
 
     def feed(self, event: Any) -> bool:
         """Take one event; True when it carried content, thinking or tool-call data."""
@@ -161,10 +163,12 @@ class _Accumulator:
     def _usage(self, usage: Any) -> None:
         if usage is None:
             return
-        # Cached prompt tokens are still prompt tokens: the total is what was sent.
-        parts = [getattr(usage, name, None) for name in _INPUT_FIELDS]
-        if parts[0] is not None:
-            self.input_tokens = sum(n or 0 for n in parts)
+        # Anthropic's input_tokens excludes cache reads and writes; the total is what was
+        # sent, and the cache parts are kept to be priced at their own rates.
+        fresh, written, read = (getattr(usage, name, None) for name in _INPUT_FIELDS)
+        if fresh is not None:
+            self.cache_write, self.cache_read = written or 0, read or 0
+            self.input_tokens = fresh + self.cache_write + self.cache_read
         if getattr(usage, "output_tokens", None) is not None:
             self.output_tokens = usage.output_tokens
 
@@ -287,10 +291,18 @@ class AnthropicMessagesClient:
             stop_reason=acc.stop_reason,
             input_tokens=acc.input_tokens,
             output_tokens=acc.output_tokens,
-            cost_usd=cost_usd(self.config, acc.input_tokens, acc.output_tokens),
+            cost_usd=cost_usd(
+                self.config,
+                acc.input_tokens,
+                acc.output_tokens,
+                cached_input_tokens=acc.cache_read,
+                cache_write_tokens=acc.cache_write,
+            ),
             llm_ms=watch.elapsed_ms(),
             ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
+            cached_input_tokens=acc.cache_read,
+            cache_write_tokens=acc.cache_write,
         )
 
     async def warm(self) -> None:

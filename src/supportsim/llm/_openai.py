@@ -134,6 +134,17 @@ def _reasoning_of(obj: object) -> str | None:
     return None
 
 
+def cached_tokens(usage: Any) -> int:
+    """Prompt tokens read from OpenAI's prompt cache (``prompt_tokens_details``, which
+    compatible servers often leave out or null: 0 then)."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    if isinstance(details, dict):  # a lenient parse keeps nested objects as dicts
+        value = details.get("cached_tokens")
+    else:
+        value = getattr(details, "cached_tokens", None)
+    return value if isinstance(value, int) and value > 0 else 0
+
+
 @dataclass(slots=True)
 class _ToolSlot:
     id: str = ""
@@ -152,6 +163,7 @@ class _Accumulator:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    cached_input_tokens: int = 0
 
     def feed(self, chunk: Any) -> bool:
         """Take one chunk; True when it carried content, reasoning or tool-call data."""
@@ -159,6 +171,7 @@ class _Accumulator:
         if chunk.usage is not None:
             self.input_tokens = chunk.usage.prompt_tokens
             self.output_tokens = chunk.usage.completion_tokens
+            self.cached_input_tokens = cached_tokens(chunk.usage)
         carried = False
         for choice in chunk.choices or ():
             if choice.index != 0:
@@ -270,10 +283,16 @@ class OpenAIChatClient:
             stop_reason=acc.finish_reason,
             input_tokens=acc.input_tokens,
             output_tokens=acc.output_tokens,
-            cost_usd=cost_usd(self.config, acc.input_tokens, acc.output_tokens),
+            cost_usd=cost_usd(
+                self.config,
+                acc.input_tokens,
+                acc.output_tokens,
+                cached_input_tokens=acc.cached_input_tokens,
+            ),
             llm_ms=watch.elapsed_ms(),
             ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
+            cached_input_tokens=acc.cached_input_tokens,
         )
 
     async def _complete_whole(self, params: dict[str, Any]) -> LLMResponse:
@@ -311,6 +330,8 @@ class OpenAIChatClient:
         return self._from_completion(ChatCompletion.construct(**data), llm_ms)
 
     def _from_completion(self, completion: Any, llm_ms: float) -> LLMResponse:
+        from openai.types import CompletionUsage
+
         if not completion.choices:
             raise ProviderError(self.config.name, "response has no choices", retryable=True)
         choice = completion.choices[0]
@@ -325,8 +346,11 @@ class OpenAIChatClient:
             if getattr(tc, "function", None) is not None
         )
         usage = completion.usage
+        if isinstance(usage, dict):  # built leniently from a server's JSON
+            usage = CompletionUsage.construct(**usage)
         input_tokens = usage.prompt_tokens if usage else None
         output_tokens = usage.completion_tokens if usage else None
+        cached = cached_tokens(usage) if usage else 0
         return LLMResponse(
             content=message.content or "",
             tool_calls=calls,
@@ -335,10 +359,11 @@ class OpenAIChatClient:
             stop_reason=choice.finish_reason,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
-            cost_usd=cost_usd(self.config, input_tokens, output_tokens),
+            cost_usd=cost_usd(self.config, input_tokens, output_tokens, cached_input_tokens=cached),
             llm_ms=llm_ms,
             ttft_ms=None,
             model=completion.model or self.config.model,
+            cached_input_tokens=cached,
         )
 
     async def warm(self) -> None:

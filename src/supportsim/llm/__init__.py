@@ -23,10 +23,12 @@ from ._config import (
     resolve_credentials,
     with_table_price,
 )
+from ._context import ContextTooLong, check_context, estimate_tokens
 from ._openai import OpenAIChatClient
 from ._prices import Price, PriceTable, Usage, charge, price_table
 from ._retry import RetryPolicy, with_retries
 from ._secrets import Scrubber, scrub_url_credentials, scrubber
+from ._structured import StructuredMode, structured_candidates, structured_mode
 from ._types import (
     LLMClient,
     LLMMessage,
@@ -40,6 +42,7 @@ from ._types import (
 
 __all__ = [
     "AnthropicMessagesClient",
+    "ContextTooLong",
     "LLMClient",
     "LLMMessage",
     "LLMRequest",
@@ -54,13 +57,16 @@ __all__ = [
     "RetryPolicy",
     "Role",
     "Scrubber",
+    "StructuredMode",
     "ToolCall",
     "ToolChoice",
     "ToolSpec",
     "Usage",
     "charge",
+    "check_context",
     "connection_key",
     "cost_usd",
+    "estimate_tokens",
     "load_models_file",
     "make_client",
     "parse_model_spec",
@@ -68,6 +74,8 @@ __all__ = [
     "resolve_credentials",
     "scrub_url_credentials",
     "scrubber",
+    "structured_candidates",
+    "structured_mode",
     "with_retries",
     "with_table_price",
 ]

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
+from ._context import check_context
 from ._errors import provider_call
 from ._secrets import scrubber
+from ._structured import as_tool_request
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import ANTHROPIC_STREAM, WARM_REQUEST, canned_client, ensure_warm
@@ -99,7 +101,9 @@ def to_anthropic_tools(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
 
 
 def build_anthropic_params(config: ModelConfig, request: LLMRequest) -> dict[str, Any]:
-    """Keyword arguments for ``messages.create``; unset params are left out."""
+    """Keyword arguments for ``messages.create``; unset params are left out. A structured
+    answer is always a forced tool call: Anthropic's strong path."""
+    request = as_tool_request(request)
     p = config.params
     max_tokens = p.max_tokens or DEFAULT_MAX_TOKENS + (p.thinking_budget or 0)
     params: dict[str, Any] = {
@@ -265,6 +269,7 @@ class AnthropicMessagesClient:
             ProviderError: The provider failed or the stream ended before message_stop.
             ProviderTimeout: The call took longer than ``config.timeout_s``.
         """
+        check_context(self.config, request)
         params = build_anthropic_params(self.config, request)
         await self.warm()
         async with provider_call(self.config.name, self.config.timeout_s, self._scrub):

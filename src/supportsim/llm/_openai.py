@@ -19,7 +19,8 @@ server implements. Choices made for those servers:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -27,8 +28,10 @@ import orjson
 from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
+from ._context import ContextTooLong, check_context
 from ._errors import provider_call
 from ._secrets import scrubber
+from ._structured import StructuredMode, as_tool_request, json_schema_note, structured_mode
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import OPENAI_COMPLETION, OPENAI_STREAM, WARM_REQUEST, canned_client, ensure_warm
@@ -85,10 +88,34 @@ def to_openai_tools(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
 
 
 def build_openai_params(
-    config: ModelConfig, request: LLMRequest, *, stream: bool
+    config: ModelConfig,
+    request: LLMRequest,
+    *,
+    stream: bool,
+    mode: StructuredMode | None = None,
 ) -> dict[str, Any]:
-    """Keyword arguments for ``chat.completions.create``; unset params are left out."""
+    """Keyword arguments for ``chat.completions.create``; unset params are left out.
+
+    A structured answer (``request.structured``) is asked for as ``mode`` says (default:
+    ``structured_mode(config)``): a ``response_format`` JSON schema without tools, or a
+    forced call of the tool.
+    """
+    response_format: dict[str, Any] | None = None
+    if request.structured is not None:
+        if (mode or structured_mode(config)) == "json_schema":
+            spec = request.structured
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": spec.name, "schema": spec.parameters, "strict": False},
+            }
+            request = replace(
+                request, system=request.system + json_schema_note(spec.name), structured=None
+            )
+        else:
+            request = as_tool_request(request)
     params: dict[str, Any] = {"model": config.model, "messages": to_openai_messages(request)}
+    if response_format is not None:
+        params["response_format"] = response_format
     if request.tools:
         params["tools"] = to_openai_tools(request.tools)
         params["tool_choice"] = request.tool_choice
@@ -106,6 +133,11 @@ def build_openai_params(
         params["stream"] = True
         params["stream_options"] = {"include_usage": True}
     return params
+
+
+# What a server says when it cannot take response_format (unknown field, unsupported type,
+# a schema its grammar converter refuses).
+_REFUSED_FORMAT = re.compile(r"response_format|json_schema|grammar|structured output", re.I)
 
 
 def _content_type(response: Any) -> str:
@@ -242,6 +274,7 @@ class OpenAIChatClient:
         # Touched now, not in the first call: the SDK imports its resources lazily (~100 ms
         # on first use), which would otherwise inflate the first call's ttft_ms and llm_ms.
         self._completions = self._client.chat.completions
+        self._mode: StructuredMode = structured_mode(self.config)
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         """Send one request (one attempt) and return the whole reply.
@@ -250,12 +283,37 @@ class OpenAIChatClient:
             ProviderError: The provider failed or the stream ended before a finish reason.
             ProviderTimeout: The call took longer than ``config.timeout_s``.
         """
-        params = build_openai_params(self.config, request, stream=self._stream)
+        check_context(self.config, request)
         await self.warm()
+        mode = self._mode
+        try:
+            return await self._attempt(request, mode)
+        except ProviderError as exc:
+            if not self._falls_back(request, mode, exc):
+                raise
+            self._mode = "tool"  # this server cannot do response_format: remembered
+            return await self._attempt(request, "tool")
+
+    async def _attempt(self, request: LLMRequest, mode: StructuredMode) -> LLMResponse:
+        params = build_openai_params(self.config, request, stream=self._stream, mode=mode)
         async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
             if self._stream:
                 return await self._complete_streamed(params)
             return await self._complete_whole(params)
+
+    def _falls_back(self, request: LLMRequest, mode: StructuredMode, exc: ProviderError) -> bool:
+        """Under ``structured_output: auto``, a 4xx refusing ``response_format`` is asked
+        again with the forced tool call (an explicit ``true`` fails as it is)."""
+        return (
+            request.structured is not None
+            and mode == "json_schema"
+            and self.config.structured_output == "auto"
+            and not isinstance(exc, ContextTooLong)
+            and exc.status is not None
+            and 400 <= exc.status < 500
+            and exc.status not in (401, 403, 408, 409, 429)
+            and _REFUSED_FORMAT.search(str(exc)) is not None
+        )
 
     async def _complete_streamed(self, params: dict[str, Any]) -> LLMResponse:
         watch = Stopwatch()

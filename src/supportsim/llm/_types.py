@@ -81,12 +81,19 @@ class LLMMessage:
 
 @dataclass(frozen=True, slots=True)
 class LLMRequest:
-    """Everything one model call needs; the model and its parameters come from the client."""
+    """Everything one model call needs; the model and its parameters come from the client.
+
+    ``structured`` asks for a structured answer: a JSON object fitting this tool's
+    ``parameters``. The client asks for it the way the model does best, a forced call of
+    the tool or JSON schema output (see ``_structured``); read the answer with
+    ``structured_candidates``.
+    """
 
     system: str
     messages: tuple[LLMMessage, ...]
     tools: tuple[ToolSpec, ...] = ()
     tool_choice: ToolChoice = "auto"
+    structured: ToolSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)

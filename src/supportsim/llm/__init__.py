@@ -11,6 +11,7 @@ the SDKs (they read environment variables on import); a client imports its SDK w
 from __future__ import annotations
 
 from ._anthropic import AnthropicMessagesClient
+from ._cache import ResponseCache, cache_scope, open_cache, request_key
 from ._config import (
     ModelConfig,
     ModelParams,
@@ -54,6 +55,7 @@ __all__ = [
     "PriceTable",
     "RateLimit",
     "ResolvedModel",
+    "ResponseCache",
     "RetryPolicy",
     "Role",
     "Scrubber",
@@ -62,6 +64,7 @@ __all__ = [
     "ToolChoice",
     "ToolSpec",
     "Usage",
+    "cache_scope",
     "charge",
     "check_context",
     "connection_key",
@@ -69,8 +72,10 @@ __all__ = [
     "estimate_tokens",
     "load_models_file",
     "make_client",
+    "open_cache",
     "parse_model_spec",
     "price_table",
+    "request_key",
     "resolve_credentials",
     "scrub_url_credentials",
     "scrubber",

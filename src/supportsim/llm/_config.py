@@ -88,8 +88,9 @@ class ModelConfig(_Strict):
             enforce it with a grammar), ``false`` only the forced tool call, ``auto``
             (default) JSON schema output for OpenAI-compatible servers at a custom
             ``base_url`` and the forced tool call for the providers' own APIs.
-        context_window: Most prompt tokens the model takes; a judge or drafting prompt
-            estimated above it fails at once, naming the limit, instead of a 400.
+        context_window: Most tokens the model takes (prompt plus ``max_tokens``); a
+            prompt estimated above it fails at once with ``ContextTooLong`` naming the
+            limit, instead of the server's 400 (any role: judge, author, Customer, Agent).
     """
 
     name: str

@@ -223,7 +223,7 @@ _TIMING_KEYS = (
 )
 _ALLOWED_KEYS = frozenset(
     {"say", "text", "reasoning", "tool_calls", "error", "retry_after_s", "message", "hang"}
-    | {"truncated", *_TIMING_KEYS}
+    | {"truncated", "json", *_TIMING_KEYS}
 )
 
 
@@ -232,7 +232,8 @@ def reply_from_dict(data: Mapping[str, Any], *, where: str = "reply") -> Reply:
 
     Accepted shapes: ``{say: "..."}`` (optionally with ``reasoning`` and ``tool_calls:
     [{name, args}]`` or ``[{name, raw_arguments}]``), ``{error: 429, retry_after_s: 1,
-    message: "..."}``, ``{hang: true}``, ``{truncated: "text"}``; any of them may carry
+    message: "..."}``, ``{hang: true}``, ``{truncated: "text"}``, ``{json: {...}}`` (see
+    :func:`structured`); any of them may carry
     ``ttft_ms``/``total_ms``/``input_tokens``/``output_tokens``/``cached_input_tokens``/
     ``cache_write_tokens``.
 
@@ -256,6 +257,8 @@ def reply_from_dict(data: Mapping[str, Any], *, where: str = "reply") -> Reply:
             )
         if data.get("hang"):
             return hang()
+        if "json" in data:
+            return structured(data["json"], ttft_ms=timing.get("ttft_ms"))
         if "truncated" in data:
             cut = data["truncated"]
             text = cut if isinstance(cut, str) else "partial"

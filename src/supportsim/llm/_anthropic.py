@@ -268,6 +268,7 @@ class AnthropicMessagesClient:
         Raises:
             ProviderError: The provider failed or the stream ended before message_stop.
             ProviderTimeout: The call took longer than ``config.timeout_s``.
+            ContextTooLong: The prompt does not fit the model's context (see ``_context``).
         """
         check_context(self.config, request)
         params = build_anthropic_params(self.config, request)

@@ -170,10 +170,7 @@ def cached_tokens(usage: Any) -> int:
     """Prompt tokens read from OpenAI's prompt cache (``prompt_tokens_details``, which
     compatible servers often leave out or null: 0 then)."""
     details = getattr(usage, "prompt_tokens_details", None)
-    if isinstance(details, dict):  # a lenient parse keeps nested objects as dicts
-        value = details.get("cached_tokens")
-    else:
-        value = getattr(details, "cached_tokens", None)
+    value = getattr(details, "cached_tokens", None)
     return value if isinstance(value, int) and value > 0 else 0
 
 
@@ -282,6 +279,8 @@ class OpenAIChatClient:
         Raises:
             ProviderError: The provider failed or the stream ended before a finish reason.
             ProviderTimeout: The call took longer than ``config.timeout_s``.
+            ContextTooLong: The prompt does not fit the model's ``context_window`` (checked
+                before sending) or the server said so; never retryable.
         """
         check_context(self.config, request)
         await self.warm()
@@ -388,8 +387,6 @@ class OpenAIChatClient:
         return self._from_completion(ChatCompletion.construct(**data), llm_ms)
 
     def _from_completion(self, completion: Any, llm_ms: float) -> LLMResponse:
-        from openai.types import CompletionUsage
-
         if not completion.choices:
             raise ProviderError(self.config.name, "response has no choices", retryable=True)
         choice = completion.choices[0]
@@ -404,8 +401,6 @@ class OpenAIChatClient:
             if getattr(tc, "function", None) is not None
         )
         usage = completion.usage
-        if isinstance(usage, dict):  # built leniently from a server's JSON
-            usage = CompletionUsage.construct(**usage)
         input_tokens = usage.prompt_tokens if usage else None
         output_tokens = usage.completion_tokens if usage else None
         cached = cached_tokens(usage) if usage else 0

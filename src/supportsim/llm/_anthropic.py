@@ -11,6 +11,9 @@ Conversion choices:
 * ``ToolCall.arguments`` is raw text, but the API wants ``input`` as an object: arguments
   that are not a JSON object are sent back as ``{}``.
 * ``max_tokens`` is required by the API: it defaults to 4096, plus the thinking budget.
+* A structured answer is always a forced tool call, Anthropic's strong path.
+* ``input_tokens`` on the wire leaves out cache reads and writes; the response's
+  ``input_tokens`` adds them back (every prompt token) and keeps both parts for pricing.
 """
 
 from __future__ import annotations

@@ -15,6 +15,12 @@ server implements. Choices made for those servers:
   streaming request with one JSON completion (many self-hosted agent services do) is
   read as such (``ttft_ms`` is then None), and one that streams when asked not to is read
   as a stream. Anything else is an error quoting what the server sent.
+* A structured answer (``LLMRequest.structured``) is ``response_format`` JSON schema output
+  at a custom base URL and a forced tool call at OpenAI's own API (``_structured``); a
+  server refusing ``response_format`` under ``structured_output: auto`` is asked again with
+  the tool, and this client remembers it.
+* Cached prompt tokens (``prompt_tokens_details.cached_tokens``) are part of
+  ``prompt_tokens``; both are kept, and priced apart (``_prices``).
 """
 
 from __future__ import annotations

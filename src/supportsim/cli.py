@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from supportsim._printable import printable
 from supportsim.domains import Domain, DomainCatalogue
 from supportsim.errors import InputError
 from supportsim.scenario import Persona, Scenario
+
+if TYPE_CHECKING:
+    from supportsim.llm import ResponseCache
 
 app = typer.Typer(
     name="supportsim",
@@ -232,6 +235,35 @@ def _not_yet(command: str) -> None:
     raise typer.Exit(2)
 
 
+# --- response cache (--cache) ------------------------------------------------------------
+
+CacheFlag = Annotated[
+    bool,
+    typer.Option(
+        "--cache", help="Keep model replies on disk and reuse them (README: Response cache)."
+    ),
+]
+CacheDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache-dir",
+        help="Where --cache keeps replies (default ~/.cache/supportsim/responses); implies it.",
+    ),
+]
+
+
+def _response_cache(enabled: bool, folder: Path | None) -> ResponseCache | None:
+    """The ``ResponseCache`` the flags ask for, or None (typer cannot parse an option with
+    an optional value, hence ``--cache`` plus ``--cache-dir DIR``)."""
+    import os
+
+    from supportsim.llm import open_cache
+
+    if not enabled and folder is None:
+        return None
+    return open_cache(folder, os.environ)
+
+
 @app.command()
 def judge(
     run_dir: Annotated[Path, typer.Argument(help="The run directory (runs/<id>).")],
@@ -255,6 +287,8 @@ def judge(
         str | None,
         typer.Option("--deadline", help="Stop starting judgments after this long (30m, 2h)."),
     ] = None,
+    cache: CacheFlag = False,
+    cache_dir: CacheDirOpt = None,
 ) -> None:
     """Run LLM judges over a stored run and show how far each can be trusted."""
     import os
@@ -270,6 +304,7 @@ def judge(
         code = judge_command(
             run_dir,
             deadline_s=deadline_s,
+            cache=_response_cache(cache, cache_dir),
             judge_specs=judge_spec or [],
             samples=samples,
             rubric_path=rubric,
@@ -391,6 +426,17 @@ def run(
     models: Annotated[str | None, typer.Option("--models", help="Models file (YAML).")] = None,
     personas: Annotated[str | None, typer.Option("--personas", help="Persona folder.")] = None,
     out_dir: Annotated[str | None, typer.Option("--out", help="Parent of run directories.")] = None,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            "--cache", help="Keep the simulated Customer's replies on disk (README: cache)."
+        ),
+    ] = False,
+    cache_agents: Annotated[
+        bool,
+        typer.Option("--cache-agents", help="With --cache: the Agents' model replies too."),
+    ] = False,
+    cache_dir: CacheDirOpt = None,
 ) -> None:
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
@@ -421,7 +467,19 @@ def run(
         "personas": personas,
         "out": out_dir,
     }
-    request = RunRequest(config, overrides, run_id=run_id, resume=resume, force=force)
+    try:
+        response_cache = _response_cache(cache or cache_agents, cache_dir)
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    request = RunRequest(
+        config,
+        overrides,
+        run_id=run_id,
+        resume=resume,
+        force=force,
+        cache=response_cache,
+        cache_agents=cache_agents,
+    )
     code = run_command(
         request,
         env=os.environ,
@@ -448,6 +506,8 @@ def generate(
     ] = None,
     personas: PersonasOpt = None,
     models: Annotated[Path | None, typer.Option("--models", help="Models file.")] = None,
+    cache: CacheFlag = False,
+    cache_dir: CacheDirOpt = None,
 ) -> None:
     """Draft scenarios with an LLM; keep only those that validate and pass the oracle."""
     import os
@@ -470,7 +530,11 @@ def generate(
         if domain not in domains:
             raise InputError(f"--domain {domain!r}: one of {', '.join(sorted(domains))}")
         config = parse_model_spec(model, load_models_file(models) if models else {})
-        pool = ModelPool(env=dict(os.environ))
+        pool = ModelPool(
+            env=dict(os.environ),
+            cache=_response_cache(cache, cache_dir),
+            cache_roles=frozenset({"author"}),
+        )
         pool.check({config.name: config})
     except InputError as exc:
         raise _fail_input(exc) from None

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
-from supportsim.authoring import generate, write_drafts
+from supportsim.authoring import generate, submitted_yaml, write_drafts
 from supportsim.batch import ModelPool
 from supportsim.domains import mock
-from supportsim.llm import parse_model_spec
+from supportsim.llm import LLMResponse, ToolCall, parse_model_spec
 from supportsim.scenario import load_personas
 from supportsim.testing import MockLLMServer, call, say
 
@@ -69,7 +70,10 @@ async def test_generate_keeps_only_drafts_that_validate_and_pass_the_oracle(
         finally:
             await pool.aclose()
         [request] = server.requests(model="author")[:1]
-        assert request.body["tool_choice"] == "required"
+        # An OpenAI-compatible server (custom base URL): JSON schema output, not a tool.
+        assert request.body["response_format"]["type"] == "json_schema"
+        assert request.body["response_format"]["json_schema"]["name"] == "submit_scenario"
+        assert "tools" not in request.body
         assert "refund_charge" in request.text and "JSON schema of a scenario" in request.text
 
     assert drafts.attempts == 6
@@ -124,3 +128,35 @@ async def test_hostile_drafts_are_rejected_with_a_reason_not_a_crash(tmp_path: P
         scenario, reasons = await check(text)
         assert scenario is None
         assert reasons[0].startswith(reason), reasons
+
+
+def _reply(text: str = "", *calls: ToolCall) -> LLMResponse:
+    return LLMResponse(text, calls, None, None, "stop", 1, 1, None, 1.0, None, "m")
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        _reply("", ToolCall("c", "submit_scenario", '{"yaml": "id: a\\n"}')),
+        _reply('```json\n{"yaml": "id: a\\n"}\n```'),
+        _reply('submit_scenario({"yaml": "id: a\\n"})'),
+        _reply('{"name": "submit_scenario", "arguments": {"yaml": "id: a\\n"}}'),
+        _reply('Here it is: {"yaml": "id: a\\n"}'),
+        _reply("Draft:\n```yaml\nid: a\n```\nDone."),
+    ],
+)
+def test_a_draft_is_read_from_every_reply_shape(response: LLMResponse) -> None:
+    assert submitted_yaml(response) == "id: a\n"
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        _reply("Here is a scenario: id: x"),
+        _reply('{"scenario": "id: a"}'),
+        _reply("", ToolCall("c", "submit_scenario", '{"yaml": ""}')),
+        _reply("```yaml\n```"),
+    ],
+)
+def test_a_reply_without_a_draft_submits_nothing(response: LLMResponse) -> None:
+    assert submitted_yaml(response) is None

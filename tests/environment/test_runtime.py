@@ -330,14 +330,15 @@ async def test_a_failure_fault_fails_only_that_call_and_applies_nothing(kind: st
         assert email(env) == {1: "a@x.org", 2: "a@x.org", 3: "c@x.org"}[n]
     first, second, third = results
     assert (first.is_error, second.is_error, third.is_error) == (False, True, False)
-    assert error_of(second.content) == FAILURE_MESSAGES[kind]
+    assert error_of(second.content) == FAILURE_MESSAGES[kind].format(seconds="2")
     assert (second.record.ok, second.record.fault, second.record.kind) == (False, kind, "write")
     assert (first.record.fault, third.record.fault) == (None, None)
 
 
 def test_failure_messages_say_the_request_was_not_applied() -> None:
     assert FAILURE_MESSAGES == {
-        "timeout": "timeout: the service did not answer within 30 s; the request was not applied",
+        "timeout": "timeout: the service did not answer within {seconds} s; the request was not"
+        " applied",
         "server_error": "503 service unavailable: internal error; the request was not applied",
         "rate_limit": "429 too many requests: rate limited, retry in a moment; not applied",
     }

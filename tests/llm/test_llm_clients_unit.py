@@ -255,8 +255,9 @@ def anthropic_events(*, stop: bool = True, tool_input: str | None = '{"order_id"
 
 async def test_anthropic_stream_accumulates_everything() -> None:
     recorder = Recorder(body=anthropic_events())
+    cached_rate = PRICE.model_copy(update={"cached_input_per_mtok": 0.1})
     client = AnthropicMessagesClient(
-        resolved("anthropic:claude-x", price=PRICE), http_client=recorder.client()
+        resolved("anthropic:claude-x", price=cached_rate), http_client=recorder.client()
     )
     response = await client.complete(LLMRequest(system="s", messages=HELLO.messages, tools=(TOOL,)))
     assert response.content == "Checking"
@@ -267,7 +268,9 @@ async def test_anthropic_stream_accumulates_everything() -> None:
     )
     assert response.stop_reason == "tool_use"
     assert (response.input_tokens, response.output_tokens) == (1000, 42)
-    assert response.cost_usd == pytest.approx((1000 * 1.0 + 42 * 2.0) / 1e6)
+    # input_tokens excludes cache reads on the wire: 900 fresh + 100 read at the cached rate.
+    assert (response.cached_input_tokens, response.cache_write_tokens) == (100, 0)
+    assert response.cost_usd == pytest.approx((900 * 1.0 + 100 * 0.1 + 42 * 2.0) / 1e6)
     assert response.model == "claude-served"
     assert response.ttft_ms is not None
     sent = recorder.requests[0]

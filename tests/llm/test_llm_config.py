@@ -14,6 +14,7 @@ from supportsim.llm import (
     cost_usd,
     load_models_file,
     parse_model_spec,
+    price_table,
     resolve_credentials,
 )
 
@@ -65,7 +66,9 @@ def test_load_models_file_reads_every_field(tmp_path: Path) -> None:
     assert models["local"].api_key_env is None
     assert models["claude"].api_key_env == "ANTHROPIC_API_KEY"  # absent -> the default
     assert models["claude"].params.thinking_budget == 2048
-    assert models["claude"].price is None
+    # No price in the file: the shipped table's (a models-file price replaces it).
+    assert models["claude"].price == price_table().lookup("anthropic", "claude-sonnet-4-5")
+    assert models["local"].price is None  # qwen3 is in no table: unpriced
 
 
 def test_models_file_error_names_file_and_field(tmp_path: Path) -> None:

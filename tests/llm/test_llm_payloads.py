@@ -6,7 +6,7 @@ import pytest
 
 from supportsim.llm import LLMMessage, LLMRequest, ModelConfig, ModelParams, ToolCall, ToolSpec
 from supportsim.llm._anthropic import build_anthropic_params, to_anthropic_messages
-from supportsim.llm._openai import build_openai_params, to_openai_messages
+from supportsim.llm._openai_params import build_openai_params, to_openai_messages
 
 LOOKUP = ToolSpec(
     name="lookup",

@@ -1,6 +1,13 @@
 """LLM-assisted scenario authoring: draft, validate, oracle-check, write for review."""
 
-from supportsim.authoring._generate import Drafts, Rejected, check_draft, generate, write_drafts
+from supportsim.authoring._generate import (
+    Drafts,
+    Rejected,
+    check_draft,
+    generate,
+    submitted_yaml,
+    write_drafts,
+)
 from supportsim.authoring._prompt import SUBMIT, drafting_prompt
 
 __all__ = [
@@ -10,5 +17,6 @@ __all__ = [
     "check_draft",
     "drafting_prompt",
     "generate",
+    "submitted_yaml",
     "write_drafts",
 ]

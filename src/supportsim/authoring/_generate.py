@@ -1,13 +1,16 @@
 """LLM-assisted authoring: draft scenarios, keep only those that validate and pass the oracle.
 
-Each draft is a whole YAML file from a forced ``submit_scenario`` tool call. It is kept
-only when it parses, fits the schema, its references resolve, its id is new, and the oracle
-scores strict = 1 on it; kept drafts are written for a person to review. Drafting stops at
-``count`` kept drafts or ``count * candidates`` attempts, whichever comes first.
+Each draft is a whole YAML file, the structured ``submit_scenario`` answer (a forced tool
+call, or JSON schema output on OpenAI-compatible servers; read leniently, see
+``submitted_yaml``). It is kept only when it parses, fits the schema, its references
+resolve, its id is new, and the oracle scores strict = 1 on it; kept drafts are written for
+a person to review. Drafting stops at ``count`` kept drafts or ``count * candidates``
+attempts, whichever comes first.
 """
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +23,7 @@ from supportsim.authoring._prompt import SUBMIT, drafting_prompt
 from supportsim.conversation import ModelCaller
 from supportsim.domains import Domain, DomainCatalogue
 from supportsim.errors import ScenarioError
-from supportsim.llm import LLMMessage, LLMRequest
+from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, structured_candidates
 from supportsim.scenario import Category, Persona, Scenario, load_scenarios
 from supportsim.scoring import CONCEPTS, oracle_run
 
@@ -39,6 +42,9 @@ class Drafts:
     cost_usd: float | None = 0.0
 
 
+_YAML_FENCE = re.compile(r"```[ \t]*(?:yaml|yml)[ \t]*\r?\n(.*?)```", re.DOTALL | re.IGNORECASE)
+
+
 def _yaml_of(arguments: str) -> str | None:
     try:
         value = orjson.loads(arguments or "{}")
@@ -46,6 +52,19 @@ def _yaml_of(arguments: str) -> str | None:
         return None
     text = value.get("yaml") if isinstance(value, dict) else None
     return text if isinstance(text, str) and text.strip() else None
+
+
+def submitted_yaml(response: LLMResponse) -> str | None:
+    """The drafted scenario in a reply: the ``submit_scenario`` arguments' ``yaml``, as a
+    call or as JSON written in the text (small open models answer a forced call that way),
+    else a fenced ```yaml block. The draft is validated afterwards like any file."""
+    for candidate in structured_candidates(response, SUBMIT.name):
+        if (text := _yaml_of(candidate)) is not None:
+            return text
+    if any(c.name == SUBMIT.name for c in response.tool_calls):
+        return None  # a call was made, with no usable yaml: not a text answer
+    fenced = _YAML_FENCE.search(response.content)
+    return fenced.group(1) if fenced and fenced.group(1).strip() else None
 
 
 async def check_draft(
@@ -99,14 +118,13 @@ async def generate(
             drafts.attempts += 1
             note = f"Write draft number {drafts.attempts}; it must differ from earlier ones."
             response = await caller(
-                LLMRequest(system, (LLMMessage("user", note),), (SUBMIT,), tool_choice="required")
+                LLMRequest(system, (LLMMessage("user", note),), structured=SUBMIT)
             )
             if drafts.cost_usd is not None:
                 drafts.cost_usd = (
                     None if response.cost_usd is None else drafts.cost_usd + response.cost_usd
                 )
-            texts = [_yaml_of(c.arguments) for c in response.tool_calls if c.name == SUBMIT.name]
-            text = next((t for t in texts if t), None)
+            text = submitted_yaml(response)
             if text is None:
                 drafts.rejected.append(Rejected(drafts.attempts, ("no scenario was submitted",)))
                 continue

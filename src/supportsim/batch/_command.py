@@ -36,7 +36,7 @@ from supportsim.batch._session import (
 )
 from supportsim.domains._plugins import resolve_domain_spec
 from supportsim.errors import InputError
-from supportsim.llm import load_models_file
+from supportsim.llm import ResponseCache, load_models_file
 from supportsim.store import (
     SUMMARY,
     ConversationRecord,
@@ -60,6 +60,10 @@ class RunRequest:
     run_id: str | None = None
     resume: bool = False
     force: bool = False
+    cache: ResponseCache | None = None
+    """``--cache``: the simulated Customer's replies are kept; ``cache_agents`` adds the
+    Agents' (never by default: an Agent under test is what a run measures)."""
+    cache_agents: bool = False
 
 
 def resolve_config(request: RunRequest) -> RunConfig:
@@ -120,6 +124,8 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
         policy=retry_policy(config),
         limits=config.rate_limits,
         default_concurrency=concurrency,
+        cache=request.cache,
+        cache_roles=frozenset({"customer", "agent"} if request.cache_agents else {"customer"}),
     )
     ctx = unit_context(
         config, domains=domains, scenarios=chosen, personas=personas, models=models, pool=pool

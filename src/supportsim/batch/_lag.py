@@ -20,6 +20,10 @@ Sleep = Callable[[float], Awaitable[None]]
 
 WARN_P99_MS = 10.0
 """Above this p99 lag, measured latencies are inflated: the user is warned."""
+MIN_SAMPLES = 100
+"""Fewer samples than this (10 s at the default interval) say nothing about a p99: it is
+just the largest one, often the start-up's (imports, SDK warm-up, the first scenarios
+loading). A shorter run is never called saturated."""
 
 
 def _quantile(values: list[float], q: float) -> float | None:
@@ -77,14 +81,21 @@ class LoopLag:
             "p90_ms": _quantile(values, 90),
             "p99_ms": p99,
             "max_ms": max(values) if values else None,
-            "saturated": p99 is not None and p99 > WARN_P99_MS,
+            "saturated": self.saturated(),
         }
+
+    def saturated(self) -> bool:
+        """True when there are ``MIN_SAMPLES`` or more and their p99 is over the limit."""
+        if len(self.samples) < MIN_SAMPLES:
+            return False
+        p99 = _quantile(list(self.samples), 99)
+        return p99 is not None and p99 > WARN_P99_MS
 
     def warning(self) -> str | None:
         """A sentence for the user when the loop was saturated, else None."""
-        p99 = _quantile(list(self.samples), 99)
-        if p99 is None or p99 <= WARN_P99_MS:
+        if not self.saturated():
             return None
+        p99 = _quantile(list(self.samples), 99) or 0.0
         return (
             f"event-loop lag p99 {p99:.1f} ms > {WARN_P99_MS:g} ms: the client was saturated, "
             "so measured latencies are inflated; lower --concurrency (or use auto)"

@@ -42,6 +42,7 @@ from supportsim.llm import (
     LLMResponse,
     ModelConfig,
     RateLimit,
+    ResponseCache,
     RetryPolicy,
     connection_key,
     make_client,
@@ -193,6 +194,9 @@ class ModelPool:
     deadline_at: float | None = None
     """The run's deadline on ``clock``: no call waits past it (see the module docstring)."""
     stats: CallStats = field(default_factory=CallStats)
+    cache: ResponseCache | None = None
+    """``--cache``: replies of the ``cache_roles`` callers are kept on disk (llm/_cache)."""
+    cache_roles: frozenset[str] = frozenset()
     _clients: dict[str, LLMClient] = field(default_factory=dict)
     _endpoints: dict[tuple[str, str], Limiter] = field(default_factory=dict)
     _models: dict[str, Limiter | None] = field(default_factory=dict)
@@ -346,6 +350,9 @@ class ModelPool:
                 charge(spent)  # but the model's answer is
             return response
 
+        if self.cache is not None and role in self.cache_roles:
+            # Keyed on the resolved config: the endpoint the environment chose is part of it.
+            return self.cache.wrap(client.config, call)  # a hit passes no limiter, is free
         return call
 
     def _account(self, response: LLMResponse, limiters: list[Limiter]) -> None:

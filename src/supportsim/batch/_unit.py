@@ -33,7 +33,7 @@ from supportsim.conversation import (
 )
 from supportsim.domains import Domain
 from supportsim.environment import Environment
-from supportsim.llm import Scrubber
+from supportsim.llm import Scrubber, cache_scope
 from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import reference_state, score
 from supportsim.store import ConversationRecord, build_record
@@ -101,15 +101,16 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         )
         env = Environment(domain, scenario)
         limits = Limits(max_turns=ctx.max_turns or scenario.max_turns, timeout_s=ctx.timeout_s)
-        transcript = await run_conversation(
-            env,
-            agent,
-            customer,
-            ctx.agent_context(scenario, env),
-            limits,
-            clock=ctx.clock,
-            graph=ctx.graph,
-        )
+        with cache_scope(f"trial={unit.trial}"):  # --cache: each trial its own draw
+            transcript = await run_conversation(
+                env,
+                agent,
+                customer,
+                ctx.agent_context(scenario, env),
+                limits,
+                clock=ctx.clock,
+                graph=ctx.graph,
+            )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":
             result = score(scenario, domain, transcript, await ctx.reference(scenario))

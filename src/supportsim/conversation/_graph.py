@@ -137,6 +137,7 @@ class _Run:
             input_tokens=llm.input_tokens if llm else None,
             output_tokens=llm.output_tokens if llm else None,
             cost_usd=llm.cost_usd if llm else None,
+            cached=llm.cached if llm else False,
         )
         self.t.messages.append(message)
         if step.tool_calls:
@@ -157,6 +158,11 @@ class _Run:
         reply.output_tokens = _total(m.output_tokens for m in agent)
         costs = [m.cost_usd for m in agent]
         reply.cost_usd = None if any(c is None for c in costs) else sum(costs)  # type: ignore[arg-type]
+        if any(m.cached for m in agent):
+            # A reply read from the response cache measures the disk, not the model: the
+            # turn keeps no timings, so latency statistics leave it out.
+            reply.cached = True
+            reply.response_ms = reply.llm_ms = reply.ttft_ms = None
 
     async def tools_node(self, _state: _State) -> _State:
         calls = self.t.messages[-1].tool_calls

@@ -47,6 +47,7 @@ def llm_call(role: str, response: LLMResponse) -> LLMCall:
         response.input_tokens,
         response.output_tokens,
         response.cost_usd,
+        response.cached,
     )
 
 

@@ -30,6 +30,8 @@ class LLMCall:
     input_tokens: int | None
     output_tokens: int | None
     cost_usd: float | None
+    cached: bool = False
+    """Answered from the response cache (``--cache``), not by the model."""
 
 
 @dataclass(slots=True)
@@ -41,6 +43,8 @@ class Message:
     ``response_ms`` end to end, ``llm_ms`` and ``tool_ms`` summed over the turn, ``ttft_ms``
     of the turn's first LLM call, tokens summed. Tool messages carry their ``tool_ms``.
     Customer messages carry the simulator's own call timing, never mixed into the Agent's.
+    ``cached``: the message's model call, or one in its turn, came from the response cache
+    (``--cache-agents``); such a turn has no timings, so no latency statistic counts it.
     """
 
     role: Role
@@ -60,6 +64,7 @@ class Message:
     input_tokens: int | None = None
     output_tokens: int | None = None
     cost_usd: float | None = None
+    cached: bool = False
 
 
 @dataclass(slots=True)

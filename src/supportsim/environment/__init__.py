@@ -1,7 +1,7 @@
 """The tool runtime an Agent acts on: one stateful Environment per conversation."""
 
 from supportsim.environment._calls import CallRecord, ToolResult
-from supportsim.environment._faults import FAILURE_MESSAGES
+from supportsim.environment._faults import DEFAULT_TIMEOUT_MS, FAILURE_MESSAGES, failure_message
 from supportsim.environment._mock_tools import build_mock_tool
 from supportsim.environment._runtime import (
     BLOCKING_LIMIT_S,
@@ -13,6 +13,7 @@ from supportsim.environment._runtime import (
 
 __all__ = [
     "BLOCKING_LIMIT_S",
+    "DEFAULT_TIMEOUT_MS",
     "FAILURE_MESSAGES",
     "BlockingToolError",
     "CallRecord",
@@ -20,5 +21,6 @@ __all__ = [
     "ToolResult",
     "ToolSchema",
     "build_mock_tool",
+    "failure_message",
     "scenario_tools",
 ]

@@ -19,7 +19,12 @@ from pydantic import ValidationError
 
 from supportsim.domains import Domain, DomainState, Tool
 from supportsim.environment._calls import CallRecord, ToolResult
-from supportsim.environment._faults import FAILURE_MESSAGES, degrade, find_fault
+from supportsim.environment._faults import (
+    degrade,
+    failure_message,
+    fault_latency_ms,
+    find_fault,
+)
 from supportsim.environment._mock_tools import build_mock_tool
 from supportsim.errors import ToolError
 from supportsim.scenario import Scenario
@@ -121,18 +126,18 @@ class Environment:
         self._counts[name] = number = self._counts.get(name, 0) + 1
         fault = find_fault(self.scenario.faults, name, number)
         latency_ms = self.scenario.tool_latency_ms.get(name, 0.0) + (
-            fault.latency_ms if fault else 0
+            fault_latency_ms(fault) if fault else 0
         )
         if latency_ms:
             await self._sleep(latency_ms / 1000.0)
-        if fault is not None and fault.fault in FAILURE_MESSAGES:
+        if fault is not None and (failure := failure_message(fault)) is not None:
             return self._log(
                 call_id,
                 name,
                 raw,
                 parsed,
                 None,
-                FAILURE_MESSAGES[fault.fault],
+                failure,
                 fault.fault,
                 tool.kind,
                 started,

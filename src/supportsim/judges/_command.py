@@ -36,6 +36,7 @@ from supportsim.judges._summary import agreement_summary
 from supportsim.judges._terminal import render_terminal
 from supportsim.llm import (
     ModelConfig,
+    ResponseCache,
     RetryPolicy,
     load_models_file,
     parse_model_spec,
@@ -109,6 +110,7 @@ async def judge_run(
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     on_judgment: Callable[[JudgmentRecord, JudgeState], None] | None = None,
     on_plan: Callable[[JudgePlan], None] | None = None,
+    cache: ResponseCache | None = None,
 ) -> JudgeOutcome:
     """Judge a stored run and summarise the agreement (writes judgments.jsonl, judges.json,
     human_labels.json and agreement.json in ``run_dir``).
@@ -154,6 +156,8 @@ async def judge_run(
             limits=run_config.rate_limits,
             default_concurrency=concurrency,
             sleep=sleep,
+            cache=cache,
+            cache_roles=frozenset({"judge"}),
         )
         try:
             pool.check({c.name: c for c in configs.values()})
@@ -191,8 +195,10 @@ def judge_command(
     env: Mapping[str, str],
     console: Console,
     deadline_s: float | None = None,
+    cache: ResponseCache | None = None,
 ) -> int:
-    """The ``supportsim judge`` command; returns the exit code (InputError: the caller's 2)."""
+    """The ``supportsim judge`` command; returns the exit code (InputError: the caller's 2).
+    ``cache`` (``--cache``): judge replies are read from and kept in it."""
 
     def planned(plan: JudgePlan) -> None:
         for warning in plan.warnings:
@@ -208,6 +214,7 @@ def judge_command(
     def progress(j: JudgmentRecord, state: JudgeState) -> None:
         verdict = j.verdicts.get("overall", {}).get("verdict", "") if j.status == "ok" else ""
         detail = verdict or f"infra_error: {(j.error or '').splitlines()[0][:160]}"
+        detail += " (cached)" if j.cached else ""
         console.print(
             f"[{state.done}/{state.total}] {j.unit_id} {j.judge} #{j.sample}: {detail}",
             markup=False,
@@ -228,6 +235,7 @@ def judge_command(
             env=env,
             on_judgment=progress,
             on_plan=planned,
+            cache=cache,
         )
 
     try:

@@ -22,7 +22,7 @@ from supportsim.judges._prompt import Case, corrective, judge_request
 from supportsim.judges._records import JudgmentRecord
 from supportsim.judges._rubric import Rubric
 from supportsim.judges._verdict import parse_verdict, verdict_model, verdict_tool
-from supportsim.llm import LLMResponse, ToolSpec
+from supportsim.llm import LLMResponse, ToolSpec, cache_scope
 from supportsim.store import ConversationRecord
 
 MAX_ATTEMPTS = 2
@@ -72,7 +72,8 @@ async def judge_once(
     try:
         request = judge_request(grader.rubric, record, case, grader.tool)
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            response = await judge.call(request)
+            with cache_scope(f"sample={sample}"):  # --cache: each sample its own draw
+                response = await judge.call(request)
             responses.append(response)
             parsed = parse_verdict(grader.model, response)
             if parsed.verdicts is not None:
@@ -105,6 +106,7 @@ async def judge_once(
         output_tokens=None if (n := _known_sum(tokens_out)) is None else int(n),
         cost_usd=cost,
         llm_ms=sum(r.llm_ms for r in responses),
+        cached=bool(responses) and all(r.cached for r in responses),
         duration_ms=(grader.clock() - t0) * 1000.0,
         error=None if verdicts is not None else error,
         conversation_ended_at=record.ended_at,

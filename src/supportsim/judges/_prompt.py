@@ -137,8 +137,7 @@ def judge_request(
     return LLMRequest(
         system=system_prompt(rubric),
         messages=(LLMMessage(role="user", content=case_text(record, case)),),
-        tools=(tool,),
-        tool_choice="required",
+        structured=tool,
     )
 
 
@@ -158,4 +157,5 @@ def corrective(request: LLMRequest, reply: LLMMessage, problem: str) -> LLMReque
         messages=(*request.messages, *follow),
         tools=request.tools,
         tool_choice=request.tool_choice,
+        structured=request.structured,
     )

@@ -1,9 +1,12 @@
-"""The structured verdict: a pydantic model per rubric, sent as a forced tool call.
+"""The structured verdict: a pydantic model per rubric, asked for as a structured answer.
 
-Structured output is a tool call the judge must make (``tool_choice="required"``, one tool,
-``submit_verdict``), because both providers and every OpenAI-compatible server support
-forced tool calls, while native JSON-schema output differs per provider. The tool's schema
-is generated from the pydantic model, and the returned arguments are validated with it.
+The verdict's schema is generated from the pydantic model and sent as the ``submit_verdict``
+tool in ``LLMRequest.structured``: the client asks for a forced call of it (OpenAI's and
+Anthropic's own APIs) or for ``response_format`` JSON schema output (OpenAI-compatible
+servers, see ``supportsim.llm._structured``). The reply is read leniently, because small
+open models answer a forced call in text: the call's arguments, else a fenced JSON block,
+``submit_verdict({...})`` written out, or bare JSON. Whatever the shape, the verdict is
+only accepted when it validates against the model.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from supportsim.judges._rubric import OVERALL, Rubric
-from supportsim.llm import LLMResponse, ToolSpec
+from supportsim.llm import LLMResponse, ToolSpec, structured_candidates
 
 TOOL_NAME = "submit_verdict"
 JUSTIFICATION_MAX = 2000
@@ -92,21 +95,28 @@ class Parsed:
 
 
 def parse_verdict(model: type[BaseModel], response: LLMResponse) -> Parsed:
-    """Validate a judge's reply: exactly one ``submit_verdict`` call with valid arguments."""
+    """Validate a judge's reply: one ``submit_verdict`` call, or the verdict as JSON text
+    (see the module docstring); the first candidate that fits ``model`` is the verdict."""
     calls = [c for c in response.tool_calls if c.name == TOOL_NAME]
-    if not calls:
+    if len(calls) > 1:
+        return Parsed(None, f"{TOOL_NAME} was called {len(calls)} times; call it once")
+    candidates = structured_candidates(response, TOOL_NAME)
+    if not candidates:
         said = response.content.strip()[:200]
         return Parsed(
             None, f"no {TOOL_NAME} call" + (f" (replied with text: {said!r})" if said else "")
         )
-    if len(calls) > 1:
-        return Parsed(None, f"{TOOL_NAME} was called {len(calls)} times; call it once")
-    try:
-        verdict = model.model_validate_json(calls[0].arguments or "{}")
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
-            for e in exc.errors(include_url=False)[:10]
-        )
-        return Parsed(None, f"invalid {TOOL_NAME} arguments: {problems}")
-    return Parsed(verdict.model_dump(mode="json"), None)
+    first: ValidationError | None = None
+    for text in candidates:
+        try:
+            verdict = model.model_validate_json(text or "{}")
+        except ValidationError as exc:
+            first = first or exc
+            continue
+        return Parsed(verdict.model_dump(mode="json"), None)
+    assert first is not None
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
+        for e in first.errors(include_url=False)[:10]
+    )
+    return Parsed(None, f"invalid {TOOL_NAME} arguments: {problems}")

@@ -11,10 +11,10 @@ the SDKs (they read environment variables on import); a client imports its SDK w
 from __future__ import annotations
 
 from ._anthropic import AnthropicMessagesClient
+from ._cache import ResponseCache, cache_scope, open_cache, request_key
 from ._config import (
     ModelConfig,
     ModelParams,
-    Price,
     RateLimit,
     ResolvedModel,
     connection_key,
@@ -22,10 +22,14 @@ from ._config import (
     load_models_file,
     parse_model_spec,
     resolve_credentials,
+    with_table_price,
 )
+from ._context import ContextTooLong, check_context, estimate_tokens
 from ._openai import OpenAIChatClient
+from ._prices import Price, PriceTable, Usage, charge, price_table
 from ._retry import RetryPolicy, with_retries
 from ._secrets import Scrubber, scrub_url_credentials, scrubber
+from ._structured import StructuredMode, structured_candidates, structured_mode
 from ._types import (
     LLMClient,
     LLMMessage,
@@ -39,6 +43,7 @@ from ._types import (
 
 __all__ = [
     "AnthropicMessagesClient",
+    "ContextTooLong",
     "LLMClient",
     "LLMMessage",
     "LLMRequest",
@@ -47,23 +52,37 @@ __all__ = [
     "ModelParams",
     "OpenAIChatClient",
     "Price",
+    "PriceTable",
     "RateLimit",
     "ResolvedModel",
+    "ResponseCache",
     "RetryPolicy",
     "Role",
     "Scrubber",
+    "StructuredMode",
     "ToolCall",
     "ToolChoice",
     "ToolSpec",
+    "Usage",
+    "cache_scope",
+    "charge",
+    "check_context",
     "connection_key",
     "cost_usd",
+    "estimate_tokens",
     "load_models_file",
     "make_client",
+    "open_cache",
     "parse_model_spec",
+    "price_table",
+    "request_key",
     "resolve_credentials",
     "scrub_url_credentials",
     "scrubber",
+    "structured_candidates",
+    "structured_mode",
     "with_retries",
+    "with_table_price",
 ]
 
 

@@ -11,6 +11,9 @@ Conversion choices:
 * ``ToolCall.arguments`` is raw text, but the API wants ``input`` as an object: arguments
   that are not a JSON object are sent back as ``{}``.
 * ``max_tokens`` is required by the API: it defaults to 4096, plus the thinking budget.
+* A structured answer is always a forced tool call, Anthropic's strong path.
+* ``input_tokens`` on the wire leaves out cache reads and writes; the response's
+  ``input_tokens`` adds them back (every prompt token) and keeps both parts for pricing.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
+from ._context import check_context
 from ._errors import provider_call
 from ._secrets import scrubber
+from ._structured import as_tool_request
 from ._timing import Stopwatch
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import ANTHROPIC_STREAM, WARM_REQUEST, canned_client, ensure_warm
@@ -99,7 +104,9 @@ def to_anthropic_tools(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
 
 
 def build_anthropic_params(config: ModelConfig, request: LLMRequest) -> dict[str, Any]:
-    """Keyword arguments for ``messages.create``; unset params are left out."""
+    """Keyword arguments for ``messages.create``; unset params are left out. A structured
+    answer is always a forced tool call: Anthropic's strong path."""
+    request = as_tool_request(request)
     p = config.params
     max_tokens = p.max_tokens or DEFAULT_MAX_TOKENS + (p.thinking_budget or 0)
     params: dict[str, Any] = {
@@ -140,6 +147,8 @@ class _Accumulator:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    cache_read: int = 0
+    cache_write: int = 0
 
     def feed(self, event: Any) -> bool:
         """Take one event; True when it carried content, thinking or tool-call data."""
@@ -161,10 +170,12 @@ class _Accumulator:
     def _usage(self, usage: Any) -> None:
         if usage is None:
             return
-        # Cached prompt tokens are still prompt tokens: the total is what was sent.
-        parts = [getattr(usage, name, None) for name in _INPUT_FIELDS]
-        if parts[0] is not None:
-            self.input_tokens = sum(n or 0 for n in parts)
+        # Anthropic's input_tokens excludes cache reads and writes; the total is what was
+        # sent, and the cache parts are kept to be priced at their own rates.
+        fresh, written, read = (getattr(usage, name, None) for name in _INPUT_FIELDS)
+        if fresh is not None:
+            self.cache_write, self.cache_read = written or 0, read or 0
+            self.input_tokens = fresh + self.cache_write + self.cache_read
         if getattr(usage, "output_tokens", None) is not None:
             self.output_tokens = usage.output_tokens
 
@@ -260,7 +271,9 @@ class AnthropicMessagesClient:
         Raises:
             ProviderError: The provider failed or the stream ended before message_stop.
             ProviderTimeout: The call took longer than ``config.timeout_s``.
+            ContextTooLong: The prompt does not fit the model's context (see ``_context``).
         """
+        check_context(self.config, request)
         params = build_anthropic_params(self.config, request)
         await self.warm()
         async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
@@ -287,10 +300,18 @@ class AnthropicMessagesClient:
             stop_reason=acc.stop_reason,
             input_tokens=acc.input_tokens,
             output_tokens=acc.output_tokens,
-            cost_usd=cost_usd(self.config, acc.input_tokens, acc.output_tokens),
+            cost_usd=cost_usd(
+                self.config,
+                acc.input_tokens,
+                acc.output_tokens,
+                cached_input_tokens=acc.cache_read,
+                cache_write_tokens=acc.cache_write,
+            ),
             llm_ms=watch.elapsed_ms(),
             ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
+            cached_input_tokens=acc.cache_read,
+            cache_write_tokens=acc.cache_write,
         )
 
     async def warm(self) -> None:

@@ -18,6 +18,8 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from supportsim._yaml import Document, PathKey, read_yaml
 from supportsim.errors import InputError, Problem, ScenarioError
 
+from ._prices import Price, Usage, charge, price_table
+
 Provider = Literal["openai", "anthropic"]
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 
@@ -55,13 +57,6 @@ class ModelParams(_Strict):
     thinking_budget: int | None = Field(default=None, gt=0)
 
 
-class Price(_Strict):
-    """USD per million tokens."""
-
-    input_per_mtok: float = Field(ge=0)
-    output_per_mtok: float = Field(ge=0)
-
-
 class RateLimit(_Strict):
     """Limits of a provider, an endpoint or a model; unset fields do not limit. The one
     type for them: a models file's ``rate_limit`` and a run config's ``rate_limits``."""
@@ -91,6 +86,16 @@ class ModelConfig(_Strict):
             keeps sending pings must still fail.
         stream: Stream the reply (the default, needed for ``ttft_ms``); set false for
             OpenAI-compatible servers that cannot stream.
+        price: USD per million tokens. Left out, the shipped table's price for the model
+            (``prices.yaml``); ``null`` means unpriced (costs are then null, never 0).
+        structured_output: How a judge or drafting call asks for its structured answer:
+            ``true`` also asks for ``response_format`` JSON schema output (local servers
+            enforce it with a grammar), ``false`` only the forced tool call, ``auto``
+            (default) JSON schema output for OpenAI-compatible servers at a custom
+            ``base_url`` and the forced tool call for the providers' own APIs.
+        context_window: Most tokens the model takes (prompt plus ``max_tokens``); a
+            prompt estimated above it fails at once with ``ContextTooLong`` naming the
+            limit, instead of the server's 400 (any role: judge, author, Customer, Agent).
     """
 
     name: str
@@ -103,6 +108,8 @@ class ModelConfig(_Strict):
     rate_limit: RateLimit = RateLimit()
     timeout_s: float = Field(default=60.0, gt=0)
     stream: bool = True
+    structured_output: bool | Literal["auto"] = "auto"
+    context_window: int | None = Field(default=None, gt=0)
 
     @model_validator(mode="before")
     @classmethod
@@ -148,6 +155,9 @@ def _misfits(config: ModelConfig) -> list[tuple[tuple[str, ...], object, str]]:
             found.append((("params", "seed"), p.seed, "Anthropic has no seed parameter"))
         if not config.stream:
             found.append((("stream",), False, "only OpenAI-compatible servers may skip streaming"))
+        if config.structured_output is True:
+            message = "response_format is an OpenAI-compatible option; Anthropic uses the tool"
+            found.append((("structured_output",), True, message))
     elif p.thinking_budget is not None:
         message = "only for anthropic; use reasoning_effort for openai"
         found.append((("params", "thinking_budget"), p.thinking_budget, message))
@@ -207,7 +217,8 @@ def load_models_file(path: str | Path) -> dict[str, ModelConfig]:
             problems.append(doc.problem(loc, "not allowed: the entry's key is its name"))
             continue
         try:
-            models[name] = ModelConfig.model_validate({**entry, "name": name})
+            config = ModelConfig.model_validate({**entry, "name": name})
+            models[name] = config if "price" in entry else with_table_price(config)
         except ValidationError as exc:
             problems.extend(_problems(doc, exc, ("models", name)))
     if problems:
@@ -227,7 +238,8 @@ def parse_model_spec(spec: str, models: Mapping[str, ModelConfig]) -> ModelConfi
         return models[spec]
     provider, sep, model = spec.partition(":")
     if sep and provider in DEFAULT_KEY_ENV and model.strip():
-        return ModelConfig(name=spec, provider=provider, model=model.strip())  # type: ignore[arg-type]
+        config = ModelConfig(name=spec, provider=provider, model=model.strip())  # type: ignore[arg-type]
+        return with_table_price(config)
     known = ", ".join(sorted(models)) or "none loaded"
     raise InputError(f"unknown model spec {spec!r}: use {_SPEC_FORMS} (models file: {known})")
 
@@ -259,17 +271,31 @@ def resolve_credentials(
     return ResolvedModel(config=config, api_key=api_key, base_url=base_url)
 
 
-def cost_usd(
-    config: ModelConfig, input_tokens: int | None, output_tokens: int | None
-) -> float | None:
-    """Price one call; None (never 0) when the model is unpriced or a count is unknown.
+def with_table_price(config: ModelConfig) -> ModelConfig:
+    """``config`` priced from the shipped table (``prices.yaml``) when it has no price and
+    the table knows its model; otherwise unchanged (unknown stays unpriced)."""
+    if config.price is not None:
+        return config
+    price = price_table().lookup(config.provider, config.model)
+    return config if price is None else config.model_copy(update={"price": price})
 
-    A made-up 0 would read as "free" in reports; None reads as "unknown".
+
+def cost_usd(
+    config: ModelConfig,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    *,
+    cached_input_tokens: int = 0,
+    cache_write_tokens: int = 0,
+) -> float | None:
+    """Price one call; None (never 0) when the model is unpriced, a count is unknown, or
+    cached tokens occurred and the price has no cache rate (see ``_prices.charge``).
+
+    ``input_tokens`` counts every prompt token; the cache counts are parts of it. A made-up
+    0 would read as "free" in reports; None reads as "unknown".
     """
-    if config.price is None or input_tokens is None or output_tokens is None:
-        return None
-    price = config.price
-    return (input_tokens * price.input_per_mtok + output_tokens * price.output_per_mtok) / 1e6
+    usage = Usage(input_tokens, output_tokens, cached_input_tokens, cache_write_tokens)
+    return charge(config.price, usage)
 
 
 def connection_key(config: ModelConfig) -> tuple[str, str]:

@@ -22,6 +22,8 @@ import httpx2
 
 from supportsim.errors import ProviderError, ProviderTimeout
 
+from ._context import context_error
+
 # 408 timeout, 409 conflict/lock, 429 rate limit: the same request may succeed later.
 _RETRYABLE_STATUS = frozenset({408, 409, 429})
 # Error types a provider sends inside a 200 stream, mapped to the status they stand for.
@@ -80,12 +82,16 @@ def _status_error(
         # An error event inside a 200 stream: its body's type says what it stands for.
         kind = getattr(exc, "type", None) or _body_type(getattr(exc, "body", None))
         mapped = _STREAM_ERROR_STATUS.get(kind or "")
+        if mapped is not None and (too_long := context_error(model, mapped, message)):
+            return too_long
         return ProviderError(
             model,
             f"error in stream ({kind or 'unknown'}): {message}",
             status=mapped,
             retryable=mapped is None or is_retryable_status(mapped),
         )
+    if (too_long := context_error(model, status, message)) is not None:
+        return too_long
     return ProviderError(
         model,
         f"HTTP {status}: {message}",

@@ -15,10 +15,17 @@ server implements. Choices made for those servers:
   streaming request with one JSON completion (many self-hosted agent services do) is
   read as such (``ttft_ms`` is then None), and one that streams when asked not to is read
   as a stream. Anything else is an error quoting what the server sent.
+* A structured answer (``LLMRequest.structured``) is ``response_format`` JSON schema output
+  at a custom base URL and a forced tool call at OpenAI's own API (``_structured``); a
+  server refusing ``response_format`` under ``structured_output: auto`` is asked again with
+  the tool, and this client remembers it.
+* Cached prompt tokens (``prompt_tokens_details.cached_tokens``) are part of
+  ``prompt_tokens``; both are kept, and priced apart (``_prices``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,11 +33,14 @@ import orjson
 
 from supportsim.errors import ProviderError
 
-from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
+from ._config import ResolvedModel, cost_usd, sdk_kwargs
+from ._context import ContextTooLong, check_context
 from ._errors import provider_call
+from ._openai_params import build_openai_params
 from ._secrets import scrubber
+from ._structured import StructuredMode, structured_mode
 from ._timing import Stopwatch
-from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
+from ._types import LLMRequest, LLMResponse, ToolCall
 from ._warm import OPENAI_COMPLETION, OPENAI_STREAM, WARM_REQUEST, canned_client, ensure_warm
 
 if TYPE_CHECKING:
@@ -38,74 +48,9 @@ if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
 
-def to_openai_messages(request: LLMRequest) -> list[dict[str, Any]]:
-    """The request's system prompt and history in Chat Completions form."""
-    messages: list[dict[str, Any]] = []
-    if request.system:
-        messages.append({"role": "system", "content": request.system})
-    messages.extend(_message(m) for m in request.messages)
-    return messages
-
-
-def _message(message: LLMMessage) -> dict[str, Any]:
-    if message.role == "tool":
-        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
-    if message.role == "user":
-        return {"role": "user", "content": message.content}
-    out: dict[str, Any] = {"role": "assistant", "content": message.content}
-    if message.tool_calls:
-        # null, not "", is what OpenAI itself sends back for a tool-calls-only turn.
-        out["content"] = message.content or None
-        out["tool_calls"] = [
-            {
-                "id": call.id,
-                "type": "function",
-                "function": {"name": call.name, "arguments": call.arguments},
-            }
-            for call in message.tool_calls
-        ]
-    if message.reasoning:
-        out["reasoning_content"] = message.reasoning
-    return out
-
-
-def to_openai_tools(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
-    """Tool specs in Chat Completions function-tool form."""
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": tool.name,
-                "description": tool.description,
-                "parameters": tool.parameters,
-            },
-        }
-        for tool in tools
-    ]
-
-
-def build_openai_params(
-    config: ModelConfig, request: LLMRequest, *, stream: bool
-) -> dict[str, Any]:
-    """Keyword arguments for ``chat.completions.create``; unset params are left out."""
-    params: dict[str, Any] = {"model": config.model, "messages": to_openai_messages(request)}
-    if request.tools:
-        params["tools"] = to_openai_tools(request.tools)
-        params["tool_choice"] = request.tool_choice
-    p = config.params
-    if p.temperature is not None:
-        params["temperature"] = p.temperature
-    if p.max_tokens is not None:
-        key = "max_tokens" if config.base_url else "max_completion_tokens"
-        params[key] = p.max_tokens
-    if p.seed is not None:
-        params["seed"] = p.seed
-    if p.reasoning_effort is not None:
-        params["reasoning_effort"] = p.reasoning_effort
-    if stream:
-        params["stream"] = True
-        params["stream_options"] = {"include_usage": True}
-    return params
+# What a server says when it cannot take response_format (unknown field, unsupported type,
+# a schema its grammar converter refuses).
+_REFUSED_FORMAT = re.compile(r"response_format|json_schema|grammar|structured output", re.I)
 
 
 def _content_type(response: Any) -> str:
@@ -134,6 +79,14 @@ def _reasoning_of(obj: object) -> str | None:
     return None
 
 
+def cached_tokens(usage: Any) -> int:
+    """Prompt tokens read from OpenAI's prompt cache (``prompt_tokens_details``, which
+    compatible servers often leave out or null: 0 then)."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    value = getattr(details, "cached_tokens", None)
+    return value if isinstance(value, int) and value > 0 else 0
+
+
 @dataclass(slots=True)
 class _ToolSlot:
     id: str = ""
@@ -152,6 +105,7 @@ class _Accumulator:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    cached_input_tokens: int = 0
 
     def feed(self, chunk: Any) -> bool:
         """Take one chunk; True when it carried content, reasoning or tool-call data."""
@@ -159,6 +113,7 @@ class _Accumulator:
         if chunk.usage is not None:
             self.input_tokens = chunk.usage.prompt_tokens
             self.output_tokens = chunk.usage.completion_tokens
+            self.cached_input_tokens = cached_tokens(chunk.usage)
         carried = False
         for choice in chunk.choices or ():
             if choice.index != 0:
@@ -229,6 +184,7 @@ class OpenAIChatClient:
         # Touched now, not in the first call: the SDK imports its resources lazily (~100 ms
         # on first use), which would otherwise inflate the first call's ttft_ms and llm_ms.
         self._completions = self._client.chat.completions
+        self._mode: StructuredMode = structured_mode(self.config)
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         """Send one request (one attempt) and return the whole reply.
@@ -236,13 +192,40 @@ class OpenAIChatClient:
         Raises:
             ProviderError: The provider failed or the stream ended before a finish reason.
             ProviderTimeout: The call took longer than ``config.timeout_s``.
+            ContextTooLong: The prompt does not fit the model's ``context_window`` (checked
+                before sending) or the server said so; never retryable.
         """
-        params = build_openai_params(self.config, request, stream=self._stream)
+        check_context(self.config, request)
         await self.warm()
+        mode = self._mode
+        try:
+            return await self._attempt(request, mode)
+        except ProviderError as exc:
+            if not self._falls_back(request, mode, exc):
+                raise
+            self._mode = "tool"  # this server cannot do response_format: remembered
+            return await self._attempt(request, "tool")
+
+    async def _attempt(self, request: LLMRequest, mode: StructuredMode) -> LLMResponse:
+        params = build_openai_params(self.config, request, stream=self._stream, mode=mode)
         async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
             if self._stream:
                 return await self._complete_streamed(params)
             return await self._complete_whole(params)
+
+    def _falls_back(self, request: LLMRequest, mode: StructuredMode, exc: ProviderError) -> bool:
+        """Under ``structured_output: auto``, a 4xx refusing ``response_format`` is asked
+        again with the forced tool call (an explicit ``true`` fails as it is)."""
+        return (
+            request.structured is not None
+            and mode == "json_schema"
+            and self.config.structured_output == "auto"
+            and not isinstance(exc, ContextTooLong)
+            and exc.status is not None
+            and 400 <= exc.status < 500
+            and exc.status not in (401, 403, 408, 409, 429)
+            and _REFUSED_FORMAT.search(str(exc)) is not None
+        )
 
     async def _complete_streamed(self, params: dict[str, Any]) -> LLMResponse:
         watch = Stopwatch()
@@ -270,10 +253,16 @@ class OpenAIChatClient:
             stop_reason=acc.finish_reason,
             input_tokens=acc.input_tokens,
             output_tokens=acc.output_tokens,
-            cost_usd=cost_usd(self.config, acc.input_tokens, acc.output_tokens),
+            cost_usd=cost_usd(
+                self.config,
+                acc.input_tokens,
+                acc.output_tokens,
+                cached_input_tokens=acc.cached_input_tokens,
+            ),
             llm_ms=watch.elapsed_ms(),
             ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
+            cached_input_tokens=acc.cached_input_tokens,
         )
 
     async def _complete_whole(self, params: dict[str, Any]) -> LLMResponse:
@@ -327,6 +316,7 @@ class OpenAIChatClient:
         usage = completion.usage
         input_tokens = usage.prompt_tokens if usage else None
         output_tokens = usage.completion_tokens if usage else None
+        cached = cached_tokens(usage) if usage else 0
         return LLMResponse(
             content=message.content or "",
             tool_calls=calls,
@@ -335,10 +325,11 @@ class OpenAIChatClient:
             stop_reason=choice.finish_reason,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
-            cost_usd=cost_usd(self.config, input_tokens, output_tokens),
+            cost_usd=cost_usd(self.config, input_tokens, output_tokens, cached_input_tokens=cached),
             llm_ms=llm_ms,
             ttft_ms=None,
             model=completion.model or self.config.model,
+            cached_input_tokens=cached,
         )
 
     async def warm(self) -> None:

@@ -81,12 +81,19 @@ class LLMMessage:
 
 @dataclass(frozen=True, slots=True)
 class LLMRequest:
-    """Everything one model call needs; the model and its parameters come from the client."""
+    """Everything one model call needs; the model and its parameters come from the client.
+
+    ``structured`` asks for a structured answer: a JSON object fitting this tool's
+    ``parameters``. The client asks for it the way the model does best, a forced call of
+    the tool or JSON schema output (see ``_structured``); read the answer with
+    ``structured_candidates``.
+    """
 
     system: str
     messages: tuple[LLMMessage, ...]
     tools: tuple[ToolSpec, ...] = ()
     tool_choice: ToolChoice = "auto"
+    structured: ToolSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +107,22 @@ class LLMResponse:
         reasoning_signature: Anthropic's signature of that thinking, needed to send it back.
         stop_reason: The provider's own finish/stop reason, unmapped (e.g. ``tool_calls``,
             ``tool_use``, ``length``), so nothing is lost in translation.
-        input_tokens: Prompt tokens billed, or None when the provider did not say.
+        input_tokens: Every prompt token sent, cached or not (OpenAI ``prompt_tokens``;
+            Anthropic ``input_tokens`` plus cache reads and writes), or None when the
+            provider did not say.
         output_tokens: Completion tokens billed (reasoning included), or None.
         cost_usd: From the model's price; None when unpriced or tokens are unknown.
         llm_ms: Wall time of the whole call, monotonic clock.
         ttft_ms: Time to the first chunk carrying content, reasoning or tool-call data;
             None when the call did not stream.
         model: The model id the provider reported (falls back to the configured id).
+        cached_input_tokens: The part of ``input_tokens`` read from the provider's prompt
+            cache (OpenAI ``prompt_tokens_details.cached_tokens``, Anthropic
+            ``cache_read_input_tokens``); 0 when none or not reported.
+        cache_write_tokens: The part written to the cache (Anthropic
+            ``cache_creation_input_tokens``; OpenAI reports none).
+        cached: True when the reply came from supportsim's response cache (``--cache``),
+            not from the provider: no cost was paid and ``llm_ms`` is the disk read.
     """
 
     content: str
@@ -120,6 +136,9 @@ class LLMResponse:
     llm_ms: float
     ttft_ms: float | None
     model: str
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
+    cached: bool = False
 
     def as_message(self) -> LLMMessage:
         """The assistant message to append to the history, reasoning included."""

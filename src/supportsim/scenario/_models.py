@@ -259,8 +259,9 @@ class Fault(_Schema):
     data: Any = None
     """For stale/partial: the payload to return instead (default: stale = the result on
     the initial state; partial = the result with its last fields or items dropped)."""
-    latency_ms: float = Field(default=0, ge=0)
-    """Extra simulated time the faulted call takes (a timeout usually takes long)."""
+    latency_ms: float | None = Field(default=None, ge=0)
+    """Extra simulated time the faulted call takes, slept for real. Left out: 2000 ms for a
+    timeout (the time the Agent is told it waited), 0 for the other kinds."""
 
 
 class MockParam(_Schema):

@@ -41,6 +41,8 @@ class JudgmentRecord(BaseModel):
     cost_usd: float | None = None
     llm_ms: float = 0.0
     duration_ms: float = 0.0
+    cached: bool = False
+    """Every reply came from the response cache (``--cache``): nothing paid, no latency."""
     error: str | None = None
     conversation_ended_at: str = ""
     started_at: str

@@ -50,6 +50,8 @@ class MessageRecord(_Record):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cost_usd: float | None = None
+    cached: bool = False
+    """The message's model call (or one in its turn) came from the response cache."""
 
 
 class CheckRecord(_Record):
@@ -89,6 +91,8 @@ class LLMCallRecord(_Record):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cost_usd: float | None = None
+    cached: bool = False
+    """Answered from the response cache (``--cache``): no cost, no latency measured."""
 
 
 class ConversationRecord(_Record):
@@ -156,6 +160,7 @@ def _message(m: Message) -> dict[str, Any]:
         "input_tokens": m.input_tokens,
         "output_tokens": m.output_tokens,
         "cost_usd": m.cost_usd,
+        "cached": m.cached,
     }
 
 
@@ -234,6 +239,7 @@ def build_record(
                     "input_tokens": c.input_tokens,
                     "output_tokens": c.output_tokens,
                     "cost_usd": c.cost_usd,
+                    "cached": c.cached,
                 }
                 for c in transcript.llm_calls
             ],

@@ -111,6 +111,7 @@ def transcript_from_record(record: ConversationRecord) -> Transcript:
             input_tokens=m.input_tokens,
             output_tokens=m.output_tokens,
             cost_usd=m.cost_usd,
+            cached=m.cached,
         )
         for m in record.messages
     ]
@@ -148,6 +149,7 @@ def transcript_from_record(record: ConversationRecord) -> Transcript:
                 c.input_tokens,
                 c.output_tokens,
                 c.cost_usd,
+                c.cached,
             )
             for c in record.llm_calls
             if c.role != "judge"

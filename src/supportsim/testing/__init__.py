@@ -15,6 +15,7 @@ from supportsim.testing.replies import (
     malformed_call,
     reply,
     say,
+    structured,
     truncated,
 )
 from supportsim.testing.server import MockLLMServer, RecordedRequest, Responder
@@ -34,5 +35,6 @@ __all__ = [
     "reply",
     "say",
     "serve",
+    "structured",
     "truncated",
 ]

@@ -57,10 +57,13 @@ def _envelope(ctx: WireContext, content: list[dict[str, Any]], reply: Reply | No
         "stop_reason": _stop_reason(reply) if reply else None,
         "stop_sequence": None,
         "usage": {
-            "input_tokens": ctx.input_tokens,
+            # Anthropic's input_tokens leaves out cache reads and writes.
+            "input_tokens": max(
+                0, ctx.input_tokens - ctx.cached_input_tokens - ctx.cache_write_tokens
+            ),
             "output_tokens": ctx.output_tokens if reply else 1,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": ctx.cache_write_tokens,
+            "cache_read_input_tokens": ctx.cached_input_tokens,
         },
     }
 

@@ -36,11 +36,13 @@ def error_body(status: int, message: str, code: str | None = None) -> dict[str, 
     }
 
 
-def _usage(ctx: WireContext) -> dict[str, int]:
+def _usage(ctx: WireContext) -> dict[str, Any]:
+    # prompt_tokens includes the cached ones, as OpenAI counts them.
     return {
         "prompt_tokens": ctx.input_tokens,
         "completion_tokens": ctx.output_tokens,
         "total_tokens": ctx.input_tokens + ctx.output_tokens,
+        "prompt_tokens_details": {"cached_tokens": ctx.cached_input_tokens, "audio_tokens": 0},
     }
 
 

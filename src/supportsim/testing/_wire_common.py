@@ -28,12 +28,16 @@ class WireContext:
         input_tokens: Prompt tokens to report.
         output_tokens: Completion tokens to report.
         include_usage: OpenAI ``stream_options.include_usage`` was set.
+        cached_input_tokens: The part of ``input_tokens`` read from the prompt cache.
+        cache_write_tokens: The part of ``input_tokens`` written to the prompt cache.
     """
 
     model: str
     input_tokens: int
     output_tokens: int
     include_usage: bool = False
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
 @dataclass(slots=True)

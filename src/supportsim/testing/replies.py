@@ -37,6 +37,7 @@ __all__ = [
     "reply",
     "reply_from_dict",
     "say",
+    "structured",
     "truncated",
 ]
 
@@ -80,8 +81,16 @@ class Reply:
         reasoning: Reasoning/thinking text, sent before the answer.
         ttft_ms: Delay before the first content chunk; None = the server's default.
         total_ms: Whole response duration; None = the server's default.
-        input_tokens: Reported prompt tokens; None = estimated from the request size.
+        input_tokens: Reported prompt tokens, cached ones included; None = estimated from
+            the request size.
         output_tokens: Reported completion tokens; None = estimated from the output size.
+        cached_input_tokens: The part of the prompt reported as read from the provider's
+            cache (OpenAI ``prompt_tokens_details.cached_tokens``, Anthropic
+            ``cache_read_input_tokens``, which its ``input_tokens`` then excludes).
+        cache_write_tokens: The part reported as written to the cache (Anthropic
+            ``cache_creation_input_tokens``; the OpenAI wire has no such field).
+        structured: Set by :func:`structured`: the text is this value as JSON, checked
+            against the request's ``response_format`` JSON schema when it has one.
         status: HTTP status for ``error``.
         retry_after_s: ``Retry-After`` seconds for ``error``, if any.
         message: Error message for ``error``.
@@ -98,6 +107,9 @@ class Reply:
     status: int = 200
     retry_after_s: float | None = None
     message: str = ""
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
+    structured: bool = False
 
     def estimated_output_tokens(self) -> int:
         """Output tokens to report: the scripted count, else a chars/4 estimate (min 1)."""
@@ -116,6 +128,8 @@ def reply(
     total_ms: float | None = None,
     input_tokens: int | None = None,
     output_tokens: int | None = None,
+    cached_input_tokens: int = 0,
+    cache_write_tokens: int = 0,
 ) -> Reply:
     """A normal assistant answer with any mix of reasoning, text and tool calls."""
     return Reply(
@@ -126,7 +140,17 @@ def reply(
         total_ms=total_ms,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
+        cached_input_tokens=cached_input_tokens,
+        cache_write_tokens=cache_write_tokens,
     )
+
+
+def structured(value: Any, *, ttft_ms: float | None = None) -> Reply:
+    """A text answer that is ``value`` as JSON, as a server enforcing structured output
+    sends it. When the request carries ``response_format`` with a JSON schema the server
+    checks ``value`` against it and answers HTTP 400 if it does not fit, so a test cannot
+    script an answer a grammar-constrained server could never produce."""
+    return Reply(text=json.dumps(value), structured=True, ttft_ms=ttft_ms)
 
 
 def say(
@@ -189,10 +213,17 @@ def truncated(
     return Reply(kind="truncated", text=text, ttft_ms=ttft_ms, total_ms=total_ms)
 
 
-_TIMING_KEYS = ("ttft_ms", "total_ms", "input_tokens", "output_tokens")
+_TIMING_KEYS = (
+    "ttft_ms",
+    "total_ms",
+    "input_tokens",
+    "output_tokens",
+    "cached_input_tokens",
+    "cache_write_tokens",
+)
 _ALLOWED_KEYS = frozenset(
     {"say", "text", "reasoning", "tool_calls", "error", "retry_after_s", "message", "hang"}
-    | {"truncated", *_TIMING_KEYS}
+    | {"truncated", "json", *_TIMING_KEYS}
 )
 
 
@@ -201,8 +232,10 @@ def reply_from_dict(data: Mapping[str, Any], *, where: str = "reply") -> Reply:
 
     Accepted shapes: ``{say: "..."}`` (optionally with ``reasoning`` and ``tool_calls:
     [{name, args}]`` or ``[{name, raw_arguments}]``), ``{error: 429, retry_after_s: 1,
-    message: "..."}``, ``{hang: true}``, ``{truncated: "text"}``; any of them may carry
-    ``ttft_ms``/``total_ms``/``input_tokens``/``output_tokens``.
+    message: "..."}``, ``{hang: true}``, ``{truncated: "text"}``, ``{json: {...}}`` (see
+    :func:`structured`); any of them may carry
+    ``ttft_ms``/``total_ms``/``input_tokens``/``output_tokens``/``cached_input_tokens``/
+    ``cache_write_tokens``.
 
     Raises:
         InputError: The entry is not a mapping or has unknown or mistyped keys; the
@@ -224,6 +257,8 @@ def reply_from_dict(data: Mapping[str, Any], *, where: str = "reply") -> Reply:
             )
         if data.get("hang"):
             return hang()
+        if "json" in data:
+            return structured(data["json"], ttft_ms=timing.get("ttft_ms"))
         if "truncated" in data:
             cut = data["truncated"]
             text = cut if isinstance(cut, str) else "partial"

@@ -74,6 +74,24 @@ class RecordedRequest:
     received_s: float
 
 
+def schema_problem(body: dict[str, Any], text: str) -> str | None:
+    """Why ``text`` does not fit the request's ``response_format`` JSON schema, or None
+    (also None when the request asked for no schema)."""
+    import jsonschema
+
+    fmt = body.get("response_format")
+    if not isinstance(fmt, dict) or fmt.get("type") != "json_schema":
+        return None
+    schema = (fmt.get("json_schema") or {}).get("schema")
+    if not isinstance(schema, dict):
+        return "mock server: response_format json_schema has no schema"
+    try:
+        jsonschema.validate(orjson.loads(text), schema)
+    except jsonschema.ValidationError as exc:
+        return f"mock server: scripted reply does not fit response_format: {exc.message}"
+    return None
+
+
 class _Stopping(Exception):
     """Raised inside a handler when the server stops while the handler is waiting."""
 
@@ -329,7 +347,12 @@ class MockLLMServer:
             else reply.input_tokens,
             output_tokens=reply.estimated_output_tokens(),
             include_usage=bool((recorded.body.get("stream_options") or {}).get("include_usage")),
+            cached_input_tokens=reply.cached_input_tokens,
+            cache_write_tokens=reply.cache_write_tokens,
         )
+        if reply.structured and (problem := schema_problem(recorded.body, reply.text)):
+            await self._wait_until(end_at)
+            return json_response(400, error_body(recorded.api, 400, problem))
         complete = reply.kind != "truncated"
         if not recorded.stream or not self._streams:
             payload = orjson.dumps(

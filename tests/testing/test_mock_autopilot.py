@@ -173,3 +173,24 @@ def test_autopilot_answers_a_forced_tool_call_with_arguments_that_fit_its_schema
         "tags": ["autopilot answer", "autopilot answer"],
         "score": 1,
     }
+
+
+def test_autopilot_answers_a_response_format_schema_with_fitting_json_text() -> None:
+    import jsonschema
+
+    schema = {
+        "type": "object",
+        "properties": {"verdict": {"enum": ["pass", "fail"]}, "why": {"type": "string"}},
+        "required": ["verdict", "why"],
+        "additionalProperties": False,
+    }
+    body = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "grade this"}],
+        "response_format": {"type": "json_schema", "json_schema": {"name": "v", "schema": schema}},
+    }
+    answer = autopilot(RecordedRequest("openai", "/", "m", False, body, "", {}, 0.0))
+    assert not answer.tool_calls
+    jsonschema.validate(json.loads(answer.text or ""), schema)
+    plain = autopilot(_request("openai", _turns(0)))  # no schema: a plain agent line
+    assert plain.text == AGENT_LINE

@@ -30,6 +30,7 @@ makes a plausible conversation possible with no script at all:
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,11 @@ def autopilot(request: RecordedRequest) -> Reply:
         # Structured output (a judge's verdict, a drafted scenario): one call that fits.
         name, schema = tools[0]
         return reply(tool_calls=[call(name, **example_value(schema))])
+    fmt = request.body.get("response_format")
+    if isinstance(fmt, dict) and isinstance(fmt.get("json_schema"), dict):
+        # Structured output by response_format (an open-model server's grammar): JSON text.
+        schema = fmt["json_schema"].get("schema") or {}
+        return say(json.dumps(example_value(schema)))
     messages = request.body.get("messages") or ()
     turns = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
     if _END_TOOL not in _tool_names(request.body):

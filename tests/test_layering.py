@@ -21,6 +21,7 @@ ORDER = [
     "errors",
     "_yaml",
     "_printable",
+    "_tracing",
     "scenario",
     "domains",
     "environment",

@@ -32,6 +32,7 @@ from typing import Any
 
 from asyncio_throttle import Throttler
 
+from supportsim._tracing import traced_model_call
 from supportsim.batch._config import Limit
 from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
 from supportsim.batch._sanitise import sanitised
@@ -344,7 +345,7 @@ class ModelPool:
                 charge(spent)  # but the model's answer is
             return response
 
-        return call
+        return traced_model_call(call, config, role)  # the identity when tracing is off
 
     def _account(self, response: LLMResponse, limiters: list[Limiter]) -> None:
         stats = self.stats

@@ -5,6 +5,7 @@ when asked for, and nothing at all (no opentelemetry import) when tracing is off
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -305,3 +306,42 @@ def test_asking_for_tracing_without_the_sdk_is_a_clear_error(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stderr
     assert "pip install 'supportsim[otel]'" in done.stdout
+
+
+def _cli_without_sdk(tmp_path: Path, *flags: str, env: dict[str, str]) -> Any:
+    """``supportsim run ... FLAGS`` in a process where the SDK cannot be imported."""
+    script = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.startswith(('opentelemetry.sdk', 'opentelemetry.exporter')):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from supportsim.cli import main\n"
+        "main()\n"
+    )
+    args = ["run", "--scenarios", str(SCENARIOS), "--personas", str(PERSONAS)]
+    args += ["--out", str(tmp_path / "runs"), "--id", "mock-charge-lookup", *flags]
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COLUMNS": "300", **env},
+    )
+
+
+def test_otel_flag_without_the_extra_is_bad_input(tmp_path: Path) -> None:
+    done = _cli_without_sdk(tmp_path, "--otel", env={})
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--otel" in done.stderr and "supportsim[otel]" in done.stderr
+    assert not (tmp_path / "runs").exists()
+
+
+def test_an_endpoint_variable_without_the_extra_only_warns(tmp_path: Path) -> None:
+    done = _cli_without_sdk(
+        tmp_path, env={"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9/unused"}
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "warning: OTEL_* set but not tracing" in done.stderr
+    assert (tmp_path / "runs").is_dir()

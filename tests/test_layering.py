@@ -22,6 +22,7 @@ ORDER = [
     "errors",
     "_yaml",
     "_printable",
+    "_tracing",
     "scenario",
     "domains",
     "environment",

@@ -437,6 +437,12 @@ def run(
         typer.Option("--cache-agents", help="With --cache: the Agents' model replies too."),
     ] = False,
     cache_dir: CacheDirOpt = None,
+    otel: Annotated[
+        bool, typer.Option("--otel", help="Send OpenTelemetry spans over OTLP (README: Tracing).")
+    ] = False,
+    otel_content: Annotated[
+        bool, typer.Option("--otel-content", help="--otel, with prompts, replies and tool data.")
+    ] = False,
 ) -> None:
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
@@ -480,6 +486,7 @@ def run(
         cache=response_cache,
         cache_agents=cache_agents,
     )
+    _start_tracing(otel or otel_content, otel_content)  # no-op unless --otel or OTEL_* ask
     code = run_command(
         request,
         env=os.environ,
@@ -489,6 +496,48 @@ def run(
         err=err,
     )
     raise typer.Exit(code)
+
+
+def _start_tracing(flag: bool, content: bool) -> None:
+    """Spans over OTLP when ``--otel`` or the OTEL_* variables ask (supportsim._tracing);
+    the SDK flushes them at exit. Without the ``otel`` extra, ``--otel`` is bad input
+    (exit 2) while an endpoint variable set for other tools only earns a warning."""
+    import os
+
+    from supportsim._tracing import TracingUnavailable, start_tracing
+
+    try:
+        start_tracing(flag=flag, content=content, env=os.environ)
+    except TracingUnavailable as exc:
+        if flag:
+            raise _fail_input(InputError(f"--otel: {exc}")) from None
+        err.print(f"warning: OTEL_* set but not tracing: {exc}", markup=False, highlight=False)
+
+
+@app.command()
+def init(
+    folder: Annotated[
+        Path, typer.Argument(help="Workspace to create or fill (default: here).")
+    ] = Path("."),
+) -> None:
+    """Copy the bundled scenarios, personas, suites and a starter run config to edit.
+
+    Refuses (exit 2, naming the file) when any of them is there already: nothing is
+    overwritten, nothing is half-copied."""
+    from supportsim.scenario import init_workspace
+
+    try:
+        written = init_workspace(folder)
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    tops = sorted({p.parts[0] for p in written})
+    out.print(
+        f"wrote {len(written)} files to {printable(folder)}: {', '.join(tops)}",
+        markup=False,
+        highlight=False,
+    )
+    where = "" if folder == Path(".") else f"cd {printable(folder)} && "
+    out.print(f"next: {where}supportsim run --config runs/demo.yaml", markup=False)
 
 
 @app.command()

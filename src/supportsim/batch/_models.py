@@ -32,6 +32,7 @@ from typing import Any
 
 from asyncio_throttle import Throttler
 
+from supportsim._tracing import traced_model_call
 from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
 from supportsim.batch._sanitise import sanitised
 from supportsim.conversation import ModelCaller, charge, deadline_paused, time_left
@@ -352,8 +353,8 @@ class ModelPool:
 
         if self.cache is not None and role in self.cache_roles:
             # Keyed on the resolved config: the endpoint the environment chose is part of it.
-            return self.cache.wrap(client.config, call)  # a hit passes no limiter, is free
-        return call
+            call = self.cache.wrap(client.config, call)  # a hit passes no limiter, is free
+        return traced_model_call(call, config, role)  # the identity when tracing is off
 
     def _account(self, response: LLMResponse, limiters: list[Limiter]) -> None:
         stats = self.stats

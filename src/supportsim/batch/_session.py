@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from supportsim._tracing import traced_run
 from supportsim.batch._config import RunConfig, keyed_by_label
 from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
@@ -47,6 +48,7 @@ from supportsim.scenario import (
     SUITES_FILE,
     Persona,
     Scenario,
+    find_suites_file,
     load_suites,
     select_suite,
 )
@@ -93,14 +95,7 @@ def select(
     chosen = list(scenarios)
     if config.suite:
         if suites_file is None or not suites_file.exists():
-            suites_file = next(
-                (
-                    Path(p) / SUITES_FILE
-                    for p in config.scenarios
-                    if (Path(p) / SUITES_FILE).exists()
-                ),
-                None,
-            )
+            suites_file = find_suites_file(config.scenarios)
         if suites_file is None:
             raise InputError(
                 f"suite {config.suite!r}: no {SUITES_FILE} in {', '.join(config.scenarios)}"
@@ -311,6 +306,7 @@ def _outcome(session: Session, batch: Batch) -> str:
     return "completed" if all(u.unit_id in final for u in session.units) else "infra_errors"
 
 
+@traced_run
 async def execute(
     session: Session,
     ctx: UnitContext,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from supportsim._tracing import traced_conversation
 from supportsim.batch._sanitise import sanitised
 from supportsim.batch._units import Unit
 from supportsim.conversation import (
@@ -87,6 +88,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+@traced_conversation
 async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     """Hold the unit's conversation, score it, and return its record (text sanitised)."""
     started_at, t0 = _now(), ctx.clock()

@@ -31,6 +31,7 @@ from typing import Any, Literal, TypedDict
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
+from supportsim._tracing import turn_ended, turn_started
 from supportsim.conversation._checked import AgentFault
 from supportsim.conversation._deadline import bounded_by, deadline_paused
 from supportsim.conversation._participants import (
@@ -84,6 +85,7 @@ class _Run:
         self.pending: Message | None = None
 
     def end(self, termination: Termination, reason: str = "") -> _State:
+        turn_ended()  # tracing: the open turn span, if any, ends with the conversation
         self.t.termination, self.t.end_reason = termination, reason
         return {"next": "end"}
 
@@ -102,6 +104,7 @@ class _Run:
     async def customer_node(self, _state: _State) -> _State:
         if self.turn >= self.limits.max_turns:
             return self.end("max_turns", f"{self.limits.max_turns} customer turns")
+        turn_started(self.turn + 1)  # tracing: a turn is the customer's message and the reply
         acted = any(c.ok and c.kind == "write" for c in self.env.calls)
         try:
             with deadline_paused():  # the simulator's time is never the Agent's
@@ -148,6 +151,7 @@ class _Run:
 
     def close_turn(self, reply: Message) -> None:
         """Give the turn's reply the whole turn's timing and usage (see ``Message``)."""
+        turn_ended()  # tracing
         turn = self.t.messages[self.turn_first :]
         agent = [m for m in turn if m.role == "agent"]
         reply.response_ms = (self.clock() - self.turn_started) * 1000.0

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from supportsim._tracing import traced_tool_call
 from supportsim.domains import Domain, DomainState, Tool
 from supportsim.environment._calls import CallRecord, ToolResult
 from supportsim.environment._faults import (
@@ -94,6 +95,7 @@ class Environment:
         """The current state as plain JSON data."""
         return self.state.model_dump(mode="json")
 
+    @traced_tool_call
     async def call(
         self, name: str, arguments: str | Mapping[str, Any], call_id: str = ""
     ) -> ToolResult:

@@ -3,6 +3,12 @@
 First box of the pipeline; imports nothing else of supportsim but ``errors``.
 """
 
+from supportsim.scenario._bundled import (
+    bundled_root,
+    init_workspace,
+    resolve_data_path,
+    resolve_data_paths,
+)
 from supportsim.scenario._coverage import Coverage, coverage
 from supportsim.scenario._load import (
     Catalogue,
@@ -40,7 +46,13 @@ from supportsim.scenario._plan import (
 )
 from supportsim.scenario._rules import plain, uncited
 from supportsim.scenario._say import SayItem, SayKind
-from supportsim.scenario._suites import SUITES_FILE, Suite, load_suites, select_suite
+from supportsim.scenario._suites import (
+    SUITES_FILE,
+    Suite,
+    find_suites_file,
+    load_suites,
+    select_suite,
+)
 
 __all__ = [
     "CATEGORIES",
@@ -70,13 +82,18 @@ __all__ = [
     "Step",
     "Suite",
     "Template",
+    "bundled_root",
     "check_references",
     "coverage",
+    "find_suites_file",
+    "init_workspace",
     "load_personas",
     "load_scenarios",
     "load_suites",
     "plain",
     "reference_plan",
+    "resolve_data_path",
+    "resolve_data_paths",
     "say_text",
     "select_suite",
     "uncited",

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from supportsim._yaml import Document, PathKey, read_yaml
 from supportsim.errors import Problem, ScenarioError
+from supportsim.scenario._bundled import resolve_data_paths
 from supportsim.scenario._matchers import Literal_, OneOf
 from supportsim.scenario._models import MockParam, Persona, Scenario
 from supportsim.scenario._plan import PlanError, reference_plan
@@ -98,6 +99,7 @@ def load_personas(paths: Sequence[Path]) -> dict[str, Persona]:
     """Load persona files (directories expand); raises ScenarioError listing every problem,
     a missing folder included (named, so a mistyped ``--personas`` is not mistaken for
     scenarios naming unknown personas)."""
+    paths = resolve_data_paths(paths)  # no ./personas: the bundled ones
     problems: list[Problem] = []
     personas: dict[str, Persona] = {}
     where: dict[str, str] = {}
@@ -132,6 +134,7 @@ def load_scenarios(
     Raises:
         ScenarioError: with one Problem per broken file and field, all files considered.
     """
+    paths = resolve_data_paths(paths)  # no ./scenarios: the bundled ones
     problems: list[Problem] = []
     scenarios: list[Scenario] = []
     where: dict[str, str] = {}

@@ -15,13 +15,14 @@ A scenario is in a suite when ``all`` is set, or its id is listed, or it has a l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, RootModel, ValidationError
 
 from supportsim._yaml import format_loc, read_yaml
 from supportsim.errors import InputError, Problem, ScenarioError
+from supportsim.scenario._bundled import resolve_data_path
 from supportsim.scenario._models import Category, Scenario
 
 SUITES_FILE = "suites.yaml"
@@ -62,6 +63,16 @@ def load_suites(path: Path) -> dict[str, Suite]:
                 for e in exc.errors(include_url=False)
             ]
         ) from None
+
+
+def find_suites_file(scenario_paths: Iterable[str | Path]) -> Path | None:
+    """The first ``suites.yaml`` in the scenario folders, each resolved as the loader
+    resolves it (no local ``./scenarios``: the bundled one); None when there is none."""
+    for given in scenario_paths:
+        candidate = resolve_data_path(Path(given)) / SUITES_FILE
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def select_suite(

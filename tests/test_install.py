@@ -1,0 +1,139 @@
+"""The installed library: ``pip install .`` (not editable) into a fresh virtual environment,
+then, from a directory with no scenarios of its own, ``supportsim run --suite smoke`` with
+the built-in participants completes on the scenarios shipped inside the wheel, and
+``supportsim init`` copies them into a workspace (and refuses to overwrite one).
+
+Offline: the venv sees this environment's packages (``--system-site-packages``), so the
+wheel is built with the installed hatchling (``--no-build-isolation``) and nothing is
+fetched (``--no-index --no-deps``). About half a minute: one wheel build, one smoke run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parents[1]
+SHIPPED = ["pyproject.toml", "README.md", "src", "scenarios", "personas", "runs/demo.yaml"]
+
+
+def _copy_repo(to: Path) -> Path:
+    """The files a build reads, copied, so the build leaves the checkout untouched."""
+    for name in SHIPPED:
+        source, target = REPO / name, to / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(
+                source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_bundled")
+            )
+        else:
+            shutil.copyfile(source, target)
+    return to
+
+
+def _env() -> dict[str, str]:
+    """This environment without what would import the checkout instead of the install."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL"))}
+    env["COLUMNS"] = "200"
+    return env
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The venv's bin folder, with supportsim installed from a wheel built from a copy."""
+    root = tmp_path_factory.mktemp("install")
+    source = _copy_repo(root / "source")
+    env_dir = root / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    done = subprocess.run(
+        [
+            str(bin_dir / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "--no-cache-dir",
+            "--ignore-installed",
+            "--quiet",
+            str(source),
+        ],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=root,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return bin_dir
+
+
+def _run(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(bin_dir / "supportsim"), *args],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def test_the_install_is_not_the_checkout(installed: Path, tmp_path: Path) -> None:
+    where = subprocess.run(
+        [str(installed / "python"), "-c", "import supportsim; print(supportsim.__file__)"],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout.strip()
+    assert "site-packages" in where
+    assert not Path(where).is_relative_to(REPO)
+    bundled = Path(where).parent / "_bundled"
+    assert (bundled / "scenarios" / "suites.yaml").is_file()
+    assert (bundled / "personas" / "angry.yaml").is_file()
+    assert (bundled / "runs" / "demo.yaml").is_file()
+
+
+def test_smoke_suite_runs_from_any_directory(installed: Path, tmp_path: Path) -> None:
+    assert not (tmp_path / "scenarios").exists()
+    done = _run(installed, "run", "--suite", "smoke", "--run-id", "smoke", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    run_dir = tmp_path / "runs" / "smoke"
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["run"]["status"] == "completed"
+    assert summary["run"]["units_recorded"] == 10  # the smoke suite: ten scenarios
+    manifest = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    files = manifest["scenario_files"].values()
+    assert all("site-packages" in f and "_bundled" in f for f in files), files
+
+
+def test_an_unknown_suite_names_the_bundled_suites_file(installed: Path, tmp_path: Path) -> None:
+    done = _run(installed, "run", "--suite", "nope", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "unknown suite 'nope'" in done.stderr and "smoke" in done.stderr
+    assert not (tmp_path / "runs").exists()
+
+
+def test_init_copies_a_workspace_and_never_overwrites(installed: Path, tmp_path: Path) -> None:
+    done = _run(installed, "init", "ws", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ws = tmp_path / "ws"
+    assert (ws / "scenarios" / "suites.yaml").is_file()
+    assert (ws / "personas" / "angry.yaml").is_file()
+    assert (ws / "runs" / "demo.yaml").is_file()
+    (ws / "personas" / "angry.yaml").write_text("edited", encoding="utf-8")
+
+    again = _run(installed, "init", "ws", cwd=tmp_path)
+    assert again.returncode == 2
+    assert "already exists" in again.stderr
+    assert (ws / "personas" / "angry.yaml").read_text(encoding="utf-8") == "edited"

@@ -22,6 +22,13 @@ from supportsim.batch._config import (
     parse_duration,
     with_overrides,
 )
+from supportsim.batch._gates import (
+    GateMiss,
+    check_gates,
+    check_trials,
+    describe_gates,
+    parse_thresholds,
+)
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
 from supportsim.batch._limits import AdaptiveGate, TokenWindow
 from supportsim.batch._manifest import (
@@ -57,6 +64,7 @@ __all__ = [
     "BatchState",
     "CallStats",
     "FinishedUnit",
+    "GateMiss",
     "Limit",
     "Limiter",
     "LoopLag",
@@ -71,14 +79,18 @@ __all__ = [
     "Unit",
     "UnitContext",
     "changes",
+    "check_gates",
     "check_run_id",
+    "check_trials",
     "default_run_id",
+    "describe_gates",
     "execute",
     "fingerprint",
     "finish_unit",
     "load_run_config",
     "new_manifest",
     "parse_duration",
+    "parse_thresholds",
     "participants",
     "plan_units",
     "prepare",

@@ -32,10 +32,12 @@ def test_leaderboard_rows_best_first(v1_dir: Path) -> None:
     )
     assert lines.index(beta) + 1 == lines.index(alpha)
     assert (
-        "│ alpha │       1,100 │ 1,700 │ 1,970 │         225 │       300 │         30 │ $0.0030 │"
+        "│ alpha │       1,100 │ 1,700 │ 1,970 │         225 │       300 │         30 │      "
+        "$0.0030 │      $0.0030 │"
     ) in lines
     assert (
-        "│ beta  │       2,500 │ 3,600 │ 3,960 │         500 │       500 │         50 │       – │"
+        "│ beta  │       2,500 │ 3,600 │ 3,960 │         500 │       500 │         50 │            "
+        "– │            – │"
     ) in lines
     assert (
         "│ beta  │ completed 5 · harness_error 1 │ agent_transfer 1 · customer_done 4 · error 1 │"

@@ -91,7 +91,8 @@ def speed_table(summary: Mapping[str, Any]) -> Table:
     agents = summary["agents"]
     table = Table(title="leaderboard: speed and cost (per Agent reply / per conversation)")
     table.add_column("agent", no_wrap=True)
-    for column in ("resp p50 ms", "p90", "p99", "ttft p50 ms", "tokens in", "tokens out", "$/conv"):
+    columns = ("resp p50 ms", "p90", "p99", "ttft p50 ms", "tokens in", "tokens out")
+    for column in (*columns, "agent $/conv", "total $/conv"):
         table.add_column(column, justify="right")
     for name in leaderboard_order(agents):
         a = agents[name]
@@ -104,6 +105,7 @@ def speed_table(summary: Mapping[str, Any]) -> Table:
             ms(a["ttft_ms"]["p50"]),
             number(tok["input_mean"]),
             number(tok["output_mean"]),
+            usd(a["agent_cost_mean_usd"]),
             usd(a["cost_mean_usd"]),
         )
     return table

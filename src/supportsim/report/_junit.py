@@ -50,6 +50,12 @@ def _short(text: str) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
 
 
+def _last_line(text: str | None) -> str:
+    """A traceback's last line: the exception and its message."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
 def _failure(record: ConversationRecord) -> tuple[str, str]:
     """(message, body) of a scored conversation that is not a strict pass."""
     failed = [c for c in record.checks if not c.passed]
@@ -81,7 +87,7 @@ def _testcase(parent: ET.Element, record: ConversationRecord) -> str:
         error = ET.SubElement(
             case,
             "error",
-            message=_text(_short(record.end_reason or "harness error")),
+            message=_text(_short(_last_line(record.error) or record.end_reason or "harness error")),
             type="harness_error",
         )
         error.text = _text(record.error or record.end_reason or "harness error")

@@ -3,10 +3,11 @@ Markdown, short enough for a job summary (``$GITHUB_STEP_SUMMARY``) or a PR comm
 
 Renders ``summarise()`` output; computes nothing. Names, check ids and reasons are model
 or scenario text: each cell is escaped so it stays one table cell and only text. Newlines
-become spaces, ``|`` cannot end a cell, every Markdown punctuation character is
-backslash-escaped (no emphasis, links, images or headings can be injected), ``<`` and
-``&`` become entities (no raw HTML), and ``$`` is escaped (GitHub renders ``$...$`` as
-math). Control characters are made visible first (``printable``).
+become spaces, ``|`` cannot end a cell, the characters that open inline markup are
+backslash-escaped (no emphasis, code, links or images can be injected) and so is a
+leading ``#``, ``-`` or ``+``, ``<`` and ``&`` become entities (no raw HTML), and ``$`` is
+escaped (GitHub renders ``$...$`` as math). Control characters are made visible first
+(``printable``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from supportsim.report._format import DASH, ci, counts, leaderboard_order, ms, p
 
 REASON_CHARS = 160
 """Longest reason shown in a cell (the HTML report has them whole)."""
-_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~$^=:\"'])")
+_INLINE = re.compile(r"([\\`*_\[\]|~$!])")
+"""Characters that start inline markup (emphasis, code, links, images, strikethrough,
+math) or end a table cell; block markup (``#``, ``-``, ``>``) only counts at a line's
+start, handled apart."""
 
 
 def md(value: object, limit: int | None = None) -> str:
@@ -29,7 +33,8 @@ def md(value: object, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[: limit - 1] + "…"
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _PUNCT.sub(r"\\\1", text)
+    text = _INLINE.sub(r"\\\1", text)
+    return "\\" + text if text[:1] in ("#", "+", "-", "=") else text
 
 
 def _row(cells: list[str]) -> str:

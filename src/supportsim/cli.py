@@ -1,7 +1,8 @@
 """The ``supportsim`` command line: parse, build a config value, run one coroutine, exit.
 
-Exit codes: 0 success; 1 the work ran but something failed (an oracle run, a unit);
-2 bad input (files, flags, environment), with every problem named by file and field.
+Exit codes: 0 success; 1 the work ran but something failed (an oracle run, a unit) or a
+gate was missed (``--fail-under``, ``--fail-on-regression``); 2 bad input (files, flags,
+environment), with every problem named by file and field. README "Exit codes" has the table.
 """
 
 from __future__ import annotations

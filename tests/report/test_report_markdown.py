@@ -161,3 +161,14 @@ def app_():
     from supportsim.cli import app
 
     return app
+
+
+def test_report_markdown_dash_prints_only_markdown_on_stdout(v1_dir: Path) -> None:
+    result = CliRunner().invoke(app_(), ["report", str(v1_dir), "--markdown", "-"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("## supportsim report: v1\n")
+    assert "leaderboard: quality" not in result.stdout  # the terminal view is on stderr
+    assert "leaderboard: quality" in result.stderr
+    both = CliRunner().invoke(app_(), ["report", str(v1_dir), "--markdown", "-", "--json", "-"])
+    assert both.exit_code == 2
+    assert "only one can go to standard output" in both.output

@@ -33,7 +33,7 @@ from supportsim.report._load import RunData, load_run
 from supportsim.report._markdown import render_markdown
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
-from supportsim.store import SUMMARY, read_json
+from supportsim.store import SUMMARY, StoreError, read_json, write_json
 
 
 def summarise_run(run: RunData) -> dict:
@@ -98,20 +98,25 @@ def report_command(
     ``json_out`` writes RUN_DIR/summary.json; ``json_path`` writes the same document
     elsewhere, or with ``"-"`` prints it on standard output (then nothing else goes
     there: the terminal view goes to ``err``). ``html`` writes the HTML report (default
-    RUN_DIR/report.html), ``junit_path`` JUnit XML, ``markdown_path`` a Markdown summary.
+    RUN_DIR/report.html), ``junit_path`` JUnit XML, ``markdown_path`` a Markdown summary
+    (``-``: standard output, e.g. ``>> "$GITHUB_STEP_SUMMARY"``).
     ``fail_under`` gates (``check_gates``) make the exit code 1 when an agent is below
     one. Files are written before anything is printed, so a closed standard output
     (``| head``) cannot stop them. Works on a run still going: it reports what has
     finished."""
-    to_stdout = json_path == "-"
+    json_stdout = json_path == "-"
+    markdown_stdout = markdown_path is not None and str(markdown_path) == "-"
+    to_stdout = json_stdout or markdown_stdout
     json_file = run_dir / SUMMARY if json_out else None
     if json_path not in (None, "", "-"):
         json_file = Path(json_path)  # type: ignore[arg-type]
     try:
+        if json_stdout and markdown_stdout:
+            raise InputError("--json - and --markdown -: only one can go to standard output")
         html_out = _html_target(html, html_path, run_dir / "report.html", "--html or --json")
         json_file = _output_target("--json", json_file)
         junit_out = _output_target("--junit", junit_path)
-        markdown_out = _output_target("--markdown", markdown_path)
+        markdown_out = None if markdown_stdout else _output_target("--markdown", markdown_path)
         run = load_run(run_dir)
         if fail_under:
             check_trials(fail_under, run.trials, where="--fail-under")
@@ -128,9 +133,16 @@ def report_command(
     if fail_under and not misses:
         gate_lines = [f"gates passed: {describe_gates(fail_under)} for every agent"]
     document = _keep_runner_facts(run_dir / SUMMARY, summary)
-    files: list[tuple[Path, Callable[[], str]]] = []
     if json_file is not None:
-        files.append((json_file, lambda: _json_text(document)))
+        try:
+            json_file.parent.mkdir(parents=True, exist_ok=True)
+            write_json(json_file, document)  # summary.json has one writer: the store's
+        except (StoreError, OSError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            err.print(f"error: {json_file}: cannot write ({why})", markup=False)
+            return 2
+        err.print(f"wrote {json_file}", markup=False, highlight=False)
+    files: list[tuple[Path, Callable[[], str]]] = []
     if html_out is not None:
         files.append(
             (
@@ -158,8 +170,11 @@ def report_command(
             return 2
 
     def show() -> None:
-        if to_stdout:
+        if json_stdout:
             out.file.write(_json_text(document))
+            out.file.flush()
+        if markdown_stdout:
+            out.file.write(render_markdown(summary, run_id=run.run_id, gate_lines=gate_lines))
             out.file.flush()
         render_summary(summary, view)
         if judged.get("available"):

@@ -132,6 +132,12 @@ Clusters = Sequence[tuple[Sequence[float], Sequence[float]]]
 """Per scenario: (A's values, B's values), e.g. the response times of its paired trials."""
 
 
+def _presorted(clusters: Clusters) -> list[tuple[list[float], list[float]]]:
+    """Each side of each scenario sorted once: a pooled sample is then a concatenation of
+    sorted runs, which the quantile's sort merges several times faster than random order."""
+    return [(sorted(a), sorted(b)) for a, b in clusters]
+
+
 def _pooled(clusters: Clusters, swapped: Sequence[bool]) -> tuple[list[float], list[float]]:
     a: list[float] = []
     b: list[float] = []
@@ -148,7 +154,7 @@ def cluster_permutation_p(
     within whole scenarios: under "no difference" the two sides of a scenario are
     exchangeable. Exact up to ``EXACT_SIGN_FLIP_MAX`` scenarios, else seeded Monte Carlo
     with the +1 correction."""
-    clusters = [c for c in clusters if c[0] or c[1]]
+    clusters = _presorted([c for c in clusters if c[0] or c[1]])
     a0, b0 = _pooled(clusters, [False] * len(clusters))
     observed = statistic(b0, a0)
     if observed is None or abs(observed) < 1e-12:
@@ -173,7 +179,7 @@ def cluster_bootstrap_statistic(
 ) -> tuple[float, float] | None:
     """95% percentile interval of ``statistic`` (B vs A), resampling whole scenarios with
     replacement; None with fewer than two scenarios."""
-    clusters = [c for c in clusters if c[0] and c[1]]
+    clusters = _presorted([c for c in clusters if c[0] and c[1]])
     if len(clusters) < 2:
         return None
     rng = random.Random(seed)

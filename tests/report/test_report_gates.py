@@ -170,3 +170,11 @@ def test_report_json_dash_into_a_closed_pipe(v1_dir: Path, tmp_path: Path) -> No
     assert proc.returncode == 1  # the gate's verdict, not the pipe's
     assert "Traceback" not in stderr.decode()
     assert "gate failed: agent alpha: strict 50.0% < 90.0%" in stderr.decode()
+
+
+def test_a_gate_with_nothing_to_compare_warns(tmp_path: Path) -> None:
+    a = write_run(tmp_path / "a", [record("s1", "m", 1)])
+    b = write_run(tmp_path / "b", [record("s2", "m", 1)])  # no scenario in common
+    result = cli("compare", a, b, "--fail-on-regression", "strict")
+    assert result.exit_code == 0, result.output
+    assert "warning: m: no paired conversations, so no regression could be tested" in result.output

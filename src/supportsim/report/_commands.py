@@ -272,6 +272,16 @@ def compare_command(
         return 2
     _print_to_pipe(lambda: print_comparison(comparison, out), out)
     found = regressions(comparison, metrics)
+    for row in comparison["agents"] if metrics else []:
+        if not row["pairs"]:
+            err.print(
+                printable(
+                    f"warning: {row['label']}: no paired conversations, so no regression "
+                    "could be tested"
+                ),
+                markup=False,
+                highlight=False,
+            )
     for line in found:
         err.print(printable(line), markup=False, highlight=False)
     if metrics and not found:

@@ -277,7 +277,11 @@ def report(
     ] = None,
     markdown: Annotated[
         Path | None,
-        typer.Option("--markdown", help="Write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)."),
+        typer.Option(
+            "--markdown",
+            help="Write a Markdown summary to PATH, or with - to standard output "
+            '(>> "$GITHUB_STEP_SUMMARY").',
+        ),
     ] = None,
     fail_under: FailUnderOpt = None,
 ) -> None:

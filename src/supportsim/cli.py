@@ -1,7 +1,8 @@
 """The ``supportsim`` command line: parse, build a config value, run one coroutine, exit.
 
-Exit codes: 0 success; 1 the work ran but something failed (an oracle run, a unit);
-2 bad input (files, flags, environment), with every problem named by file and field.
+Exit codes: 0 success; 1 the work ran but something failed (an oracle run, a unit) or a
+gate was missed (``--fail-under``, ``--fail-on-regression``); 2 bad input (files, flags,
+environment), with every problem named by file and field. README "Exit codes" has the table.
 """
 
 from __future__ import annotations
@@ -321,21 +322,72 @@ def judge(
 
 
 HtmlFlag = Annotated[bool, typer.Option("--html", help="Also write a self-contained HTML file.")]
+FailUnderOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fail-under",
+        help="Gate per agent, e.g. strict=0.8,partial=0.9 (or pass^2=0.5): exit 1 when an "
+        "agent is below (repeatable).",
+    ),
+]
 
 
 @app.command()
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (runs/<id>).")],
     path: Annotated[
-        Path | None, typer.Argument(help="Where --html writes (default RUN_DIR/report.html).")
+        Path | None,
+        typer.Argument(
+            help="Where --html writes (default RUN_DIR/report.html); with --json alone, where "
+            "the JSON goes (- for standard output).",
+        ),
     ] = None,
     html: HtmlFlag = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Write RUN_DIR/summary.json.")] = False,
+    json_out: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Write the summary JSON: to RUN_DIR/summary.json, or to PATH; --json - prints "
+            "it on standard output (and nothing else goes there).",
+        ),
+    ] = False,
+    junit: Annotated[
+        Path | None, typer.Option("--junit", help="Write JUnit XML (one test case per unit).")
+    ] = None,
+    markdown: Annotated[
+        Path | None,
+        typer.Option(
+            "--markdown",
+            help="Write a Markdown summary to PATH, or with - to standard output "
+            '(>> "$GITHUB_STEP_SUMMARY").',
+        ),
+    ] = None,
+    fail_under: FailUnderOpt = None,
 ) -> None:
-    """Summarise a run (finished or not) in the terminal, as summary.json or as HTML."""
+    """Summarise a run (finished or not) in the terminal, as summary.json, HTML, JUnit XML
+    or Markdown; with --fail-under exit 1 when an agent is below a gate."""
+    from supportsim.batch import parse_thresholds
     from supportsim.report import report_command
 
-    code = report_command(run_dir, json_out=json_out, html=html, html_path=path, out=out, err=err)
+    try:
+        gates = parse_thresholds(fail_under) if fail_under else None
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    json_path: str | None = None
+    if json_out and path is not None and (str(path) == "-" or not html):
+        json_path, path = str(path), None  # --json -, or --json PATH without --html
+    code = report_command(
+        run_dir,
+        json_out=json_out and json_path is None,
+        json_path=json_path,
+        html=html,
+        html_path=path,
+        junit_path=junit,
+        markdown_path=markdown,
+        fail_under=gates,
+        out=out,
+        err=err,
+    )
     raise typer.Exit(code)
 
 
@@ -373,12 +425,27 @@ def compare(
         list[str] | None,
         typer.Option("--pair", help="Compare A_AGENT in A with B_AGENT in B (repeat)."),
     ] = None,
+    fail_on_regression: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on-regression",
+            help="strict, partial, latency_p90 or cost (repeat or comma-list): exit 1 when "
+            "the comparison's test calls B worse on one.",
+        ),
+    ] = None,
 ) -> None:
     """Compare two runs, paired by scenario and trial: deltas, intervals, tests, verdict."""
     from supportsim.report import compare_command
 
     code = compare_command(
-        run_a, run_b, pairs=pair or [], html=html, html_path=path, out=out, err=err
+        run_a,
+        run_b,
+        pairs=pair or [],
+        html=html,
+        html_path=path,
+        out=out,
+        err=err,
+        fail_on_regression=fail_on_regression or [],
     )
     raise typer.Exit(code)
 
@@ -443,16 +510,18 @@ def run(
     otel_content: Annotated[
         bool, typer.Option("--otel-content", help="--otel, with prompts, replies and tool data.")
     ] = False,
+    fail_under: FailUnderOpt = None,
 ) -> None:
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
 
-    from supportsim.batch import RunRequest, check_run_id, run_command
+    from supportsim.batch import RunRequest, check_run_id, parse_thresholds, run_command
     from supportsim.report import render_leaderboard, summarise
 
     try:
         if run_id is not None:
             check_run_id(run_id)  # it becomes a folder under --out: one safe name
+        gates = parse_thresholds(fail_under) if fail_under else None
     except InputError as exc:
         raise _fail_input(exc) from None
 
@@ -472,6 +541,7 @@ def run(
         "models_file": models,
         "personas": personas,
         "out": out_dir,
+        "fail_under": gates,
     }
     try:
         response_cache = _response_cache(cache or cache_agents, cache_dir)

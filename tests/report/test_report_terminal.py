@@ -32,10 +32,12 @@ def test_leaderboard_rows_best_first(v1_dir: Path) -> None:
     )
     assert lines.index(beta) + 1 == lines.index(alpha)
     assert (
-        "│ alpha │       1,100 │ 1,700 │ 1,970 │         225 │       300 │         30 │ $0.0030 │"
+        "│ alpha │       1,100 │ 1,700 │ 1,970 │         225 │       300 │         30 │      "
+        "$0.0030 │      $0.0030 │"
     ) in lines
     assert (
-        "│ beta  │       2,500 │ 3,600 │ 3,960 │         500 │       500 │         50 │       – │"
+        "│ beta  │       2,500 │ 3,600 │ 3,960 │         500 │       500 │         50 │            "
+        "– │            – │"
     ) in lines
     assert (
         "│ beta  │ completed 5 · harness_error 1 │ agent_transfer 1 · customer_done 4 · error 1 │"
@@ -65,8 +67,16 @@ def test_empty_run_says_so() -> None:
 
 def test_comparison_view(v1_dir: Path, v2_dir: Path) -> None:
     text = _render(render_comparison, compare_runs(load_run(v1_dir), load_run(v2_dir)))
-    assert "│ alpha │ strict  │ 50.0% │ 83.3% │ +33.3 [+0.0, +50.0] │ 0.5 │ McNemar   │" in text
-    assert "│       │ partial │ 75.0% │ 91.7% │ +16.7 [+0.0, +25.0] │ 0.5 │ sign-flip │" in text
+    assert (
+        "│ alpha │ strict       │   50.0% │   83.3% │           +33.3 [+0.0, +50.0] │  0.5 │ "
+        "McNemar     │"
+    ) in text
+    assert (
+        "│       │ partial      │   75.0% │   91.7% │           +16.7 [+0.0, +25.0] │  0.5 │ "
+        "sign-flip   │"
+    ) in text
+    assert "│       │ resp p90 ms  │   1,700 │     900 │" in text
+    assert "alpha: no detectable difference on latency_p90 (-800 ms, p = 0.25)" in text
     assert (
         "alpha: no detectable difference on strict at this sample size; "
         "about 520 more scenarios would detect 5 points"

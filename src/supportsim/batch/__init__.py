@@ -20,6 +20,13 @@ from supportsim.batch._config import (
     parse_duration,
     with_overrides,
 )
+from supportsim.batch._gates import (
+    GateMiss,
+    check_gates,
+    check_trials,
+    describe_gates,
+    parse_thresholds,
+)
 from supportsim.batch._jobs import Finished, JobRunner, JobState, RecordSink
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
 from supportsim.batch._limits import AdaptiveGate, TokenWindow
@@ -57,6 +64,7 @@ __all__ = [
     "CallStats",
     "Finished",
     "FinishedUnit",
+    "GateMiss",
     "JobRunner",
     "JobState",
     "Limiter",
@@ -72,14 +80,18 @@ __all__ = [
     "Unit",
     "UnitContext",
     "changes",
+    "check_gates",
     "check_run_id",
+    "check_trials",
     "default_run_id",
+    "describe_gates",
     "execute",
     "fingerprint",
     "finish_unit",
     "load_run_config",
     "new_manifest",
     "parse_duration",
+    "parse_thresholds",
     "participants",
     "plan_units",
     "prepare",

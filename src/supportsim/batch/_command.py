@@ -3,7 +3,8 @@
 Everything that can be wrong with the input (config, scenarios, specs, credentials, a
 changed run) is found before the run directory is created or touched. Exit codes: 0 all
 units completed; 1 the run ended but something did not (unit errors, budget, deadline,
-Ctrl-C: the run can be resumed); 2 bad input, nothing written.
+Ctrl-C: the run can be resumed) or an agent missed a ``fail_under`` gate; 2 bad input,
+nothing written.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rich.console import Console
 
 from supportsim._printable import printable
 from supportsim.batch._config import RunConfig, load_run_config, with_overrides
+from supportsim.batch._gates import check_gates, describe_gates
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._manifest import fingerprint
 from supportsim.batch._models import UNBOUNDED, ModelPool
@@ -301,7 +303,20 @@ def run_command(
         console.print(step, markup=False, highlight=False)
     console.print(f"run directory: {printable(session.run_dir)}", markup=False, highlight=False)
     failed = session.status != "completed" or any(r.status != "completed" for r in latest)
-    return 1 if failed else 0
+    gate_failed = report_gates(err, summary, config.fail_under)
+    return 1 if failed or gate_failed else 0
+
+
+def report_gates(err: Console, summary: Mapping[str, Any], thresholds: Mapping[str, float]) -> bool:
+    """Print each gate an agent missed (or that all passed); True when one was missed."""
+    if not thresholds:
+        return False
+    misses = check_gates(summary, thresholds)
+    for miss in misses:
+        err.print(printable(miss.reason()), markup=False, highlight=False)
+    if not misses:
+        err.print(f"gates passed: {describe_gates(thresholds)} for every agent", markup=False)
+    return bool(misses)
 
 
 def _report_problems(console: Console, latest: Iterable[ConversationRecord]) -> None:

@@ -7,9 +7,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from supportsim._yaml import read_yaml
+from supportsim.batch._gates import thresholds_from
 from supportsim.conversation import AgentSpec
 from supportsim.errors import InputError, Problem, ScenarioError
 from supportsim.llm import RateLimit, RetryPolicy
@@ -145,6 +153,10 @@ class RunConfig(BaseModel):
     """Stop starting units this long after the start (seconds, or 30m, 8h)."""
     out: str = "runs"
     """Parent folder of run directories."""
+    fail_under: dict[str, float] = {}
+    """Quality gates per agent, e.g. ``{strict: 0.8, partial: 0.9}`` (or the string
+    ``strict=0.8,partial=0.9``; ``pass^K`` too): the run exits 1 when an agent is below
+    one. ``--fail-under`` replaces the file's gates."""
 
     @field_validator("name")
     @classmethod
@@ -161,6 +173,20 @@ class RunConfig(BaseModel):
         if value != "auto" and (not isinstance(value, int) or not 1 <= value <= 4096):
             raise ValueError(f"must be a number from 1 to 4096, or auto (got {value!r})")
         return value
+
+    @field_validator("fail_under", mode="before")
+    @classmethod
+    def _fail_under(cls, value: Any) -> Any:
+        return thresholds_from(value)
+
+    @model_validator(mode="after")
+    def _gates_fit_trials(self) -> RunConfig:
+        for name in self.fail_under:
+            if name.startswith("pass^") and int(name[5:]) > self.trials:
+                raise ValueError(
+                    f"fail_under: {name} needs at least {name[5:]} trials (trials is {self.trials})"
+                )
+        return self
 
     @field_validator("deadline_s", mode="before")
     @classmethod

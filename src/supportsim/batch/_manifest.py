@@ -53,6 +53,7 @@ FREE_TO_CHANGE = frozenset(
         "ids",
         "suite",
         "models_file",
+        "fail_under",
     }
 )
 _URLS = Scrubber()

@@ -1,5 +1,6 @@
-"""Reports: aggregates over a run directory, rendered for the terminal, JSON and HTML,
-the paired comparison of two runs, and the trend over many.
+"""Reports: aggregates over a run directory, rendered for the terminal, JSON, HTML, JUnit
+XML and Markdown, the paired comparison of two runs, the CI gates on both, and the trend
+over many.
 
 Numbers are computed once (``summarise`` for a run, ``compare_runs`` for two); the
 terminal and HTML views only render them.
@@ -8,8 +9,11 @@ terminal and HTML views only render them.
 from supportsim.report._aggregate import agent_summary, summarise
 from supportsim.report._commands import compare_command, report_command, summarise_run
 from supportsim.report._compare import compare_pair, compare_runs, pair_up
+from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
 from supportsim.report._html import render_comparison, render_report
+from supportsim.report._junit import render_junit
 from supportsim.report._load import NotARunError, RunData, load_run
+from supportsim.report._markdown import render_markdown
 from supportsim.report._stats import (
     cluster_bootstrap,
     mcnemar_exact,
@@ -24,6 +28,7 @@ from supportsim.report._trend_html import render_trend_html
 from supportsim.report._trend_terminal import render_trend
 
 __all__ = [
+    "REGRESSION_METRICS",
     "NotARunError",
     "RunData",
     "agent_summary",
@@ -38,8 +43,12 @@ __all__ = [
     "pair_up",
     "pairs_needed",
     "pairs_needed_mean",
+    "parse_regression_metrics",
+    "regressions",
     "render_comparison",
+    "render_junit",
     "render_leaderboard",
+    "render_markdown",
     "render_report",
     "render_summary",
     "render_trend",

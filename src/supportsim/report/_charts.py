@@ -54,7 +54,7 @@ def _svg(width: int, height: int, body: list[str], label: str) -> Markup:
 
 
 def _text(x: float, y: float, text: str, **attrs: str) -> str:
-    extra = "".join(f' {k.replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
+    extra = "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
     return f'<text x="{x:.1f}" y="{y:.1f}"{extra}>{escape(text)}</text>'
 
 
@@ -188,8 +188,11 @@ def scatter(
 def latency_boxes(
     agents: Sequence[str], stats: Mapping[str, Mapping[str, Any]], colours: Mapping[str, str]
 ) -> Markup:
-    """Per agent, per Agent reply: whiskers p10–p90, box p25–p75, median, p99 tick."""
-    left, right, row = 170, 560, 34
+    """Per agent, per Agent reply: whiskers p10–p90, box p25–p75, median, p99 tick.
+
+    The median's label sits beside the median's own tick (its upper end, above the box),
+    on the side with room, so it cannot be read as belonging to another mark."""
+    left, right, row = 170, 560, 46
     width, height = right + 110, 20 + row * len(agents) + 34
     dists = {a: stats[a]["latency"] for a in agents}
     top_value = max((d["p99"] or 0 for d in dists.values()), default=0.0)
@@ -211,7 +214,8 @@ def latency_boxes(
         )
     )
     for i, name in enumerate(agents):
-        d, y, c = dists[name], 14 + i * row, colours[name]
+        d, top, c = dists[name], 12 + i * row, colours[name]
+        y = top + 14  # the box's top edge
         body.append(_label(left - 8, y + 14, name, 24))
         if not d["n"]:
             body.append(_text(left, y + 14, f"no replies {DASH}", fill="#999"))
@@ -234,16 +238,28 @@ def latency_boxes(
             f'<rect x="{px(d["p25"]):.1f}" y="{y}" width="{box_w:.1f}" '
             f'height="20" fill="{c}" fill-opacity="0.45" stroke="{c}"/>'
         )
+        median_x = px(d["p50"])
         body.append(
-            f'<line x1="{px(d["p50"]):.1f}" x2="{px(d["p50"]):.1f}" y1="{y - 2}" y2="{y + 22}" '
-            'stroke="#222" stroke-width="2"/>'
+            f'<line class="p50" x1="{median_x:.1f}" x2="{median_x:.1f}" y1="{top}" '
+            f'y2="{y + 22}" stroke="#222" stroke-width="2"/>'
         )
         body.append(
             f'<line x1="{px(d["p99"]):.1f}" x2="{px(d["p99"]):.1f}" y1="{y + 4}" y2="{y + 16}" '
             f'stroke="{c}" stroke-width="2"/>'
         )
         body.append("</g>")
-        body.append(_text(px(d["p99"]) + 6, y + 14, f"p50 {ms(d['p50'])} ms", fill="#444"))
+        label = f"p50 {ms(d['p50'])} ms"
+        room_right = median_x + 4 + 7 * len(label) <= width - 4
+        body.append(
+            _text(
+                median_x + 4 if room_right else median_x - 4,
+                top + 9,
+                label,
+                fill="#444",
+                text_anchor="start" if room_right else "end",
+                class_="p50-label",
+            )
+        )
     return _svg(width, height, body, "response time distribution per agent")
 
 

@@ -7,22 +7,33 @@ not at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+import orjson
 from rich.console import Console
 
+from supportsim._printable import printable
+from supportsim.batch import check_gates, check_trials, describe_gates
 from supportsim.errors import InputError
 from supportsim.judges import agreement_summary
 from supportsim.judges import render_html as judges_html
 from supportsim.judges import render_terminal as render_judges
+from supportsim.llm import Scrubber
 from supportsim.report._aggregate import summarise
 from supportsim.report._compare import compare_runs
+from supportsim.report._gates import parse_regression_metrics, regressions
 from supportsim.report._html import render_comparison, render_report, write_text_atomic
+from supportsim.report._junit import render_junit
 from supportsim.report._load import RunData, load_run
+from supportsim.report._markdown import render_markdown
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
-from supportsim.store import SUMMARY, Summary, read_json, write_doc
+from supportsim.store import SUMMARY, StoreError, Summary, checked, read_json, write_json
 
 
 def summarise_run(run: RunData) -> dict:
@@ -40,9 +51,11 @@ def _in_progress(summary: dict) -> bool:
     return run.get("status") == "running" or bool(planned and summary["units"] < planned)
 
 
-def _html_target(html: bool, path: Path | None, default: Path) -> Path | None:
+def _html_target(
+    html: bool, path: Path | None, default: Path, flags: str = "--html"
+) -> Path | None:
     if path is not None and not html:
-        raise InputError(f"{path}: an output path is only taken with --html")
+        raise InputError(f"{path}: an output path is only taken with {flags}")
     target = (path or default) if html else None
     if target is not None and target.is_dir():
         raise InputError(f"{target}: is a folder; give the HTML file's path (e.g. report.html)")
@@ -50,7 +63,8 @@ def _html_target(html: bool, path: Path | None, default: Path) -> Path | None:
 
 
 def _write_html(path: Path, text: str, err: Console) -> bool:
-    """Write the HTML file; a path that cannot be written is bad input (message, exit 2)."""
+    """Write an output file whole; a path that cannot be written is bad input (message,
+    exit 2)."""
     try:
         write_text_atomic(path, text)
     except OSError as exc:
@@ -60,26 +74,114 @@ def _write_html(path: Path, text: str, err: Console) -> bool:
     return True
 
 
+def _output_target(flag: str, path: Path | None) -> Path | None:
+    if path is not None and path.is_dir():
+        raise InputError(f"{flag} {path}: is a folder; give the file's path")
+    return path
+
+
 def report_command(
     run_dir: Path,
     *,
-    json_out: bool,
+    json_out: bool = False,
     html: bool,
     html_path: Path | None,
     out: Console,
     err: Console,
+    json_path: str | None = None,
+    junit_path: Path | None = None,
+    markdown_path: Path | None = None,
+    fail_under: Mapping[str, float] | None = None,
 ) -> int:
-    """Print the terminal report; with ``json_out`` write summary.json, with ``html`` the
-    HTML report (default RUN_DIR/report.html). Works on a run still going: it reports what
-    has finished."""
+    """The terminal report, and the files asked for; returns the exit code.
+
+    ``json_out`` writes RUN_DIR/summary.json; ``json_path`` writes the same document
+    elsewhere, or with ``"-"`` prints it on standard output (then nothing else goes
+    there: the terminal view goes to ``err``). ``html`` writes the HTML report (default
+    RUN_DIR/report.html), ``junit_path`` JUnit XML, ``markdown_path`` a Markdown summary
+    (``-``: standard output, e.g. ``>> "$GITHUB_STEP_SUMMARY"``).
+    ``fail_under`` gates (``check_gates``) make the exit code 1 when an agent is below
+    one. Files are written before anything is printed, so a closed standard output
+    (``| head``) cannot stop them. Works on a run still going: it reports what has
+    finished."""
+    json_stdout = json_path == "-"
+    markdown_stdout = markdown_path is not None and str(markdown_path) == "-"
+    to_stdout = json_stdout or markdown_stdout
+    json_file = run_dir / SUMMARY if json_out else None
+    if json_path not in (None, "", "-"):
+        json_file = Path(json_path)  # type: ignore[arg-type]
     try:
-        html_out = _html_target(html, html_path, run_dir / "report.html")
+        if json_stdout and markdown_stdout:
+            raise InputError("--json - and --markdown -: only one can go to standard output")
+        html_out = _html_target(html, html_path, run_dir / "report.html", "--html or --json")
+        json_file = _output_target("--json", json_file)
+        junit_out = _output_target("--junit", junit_path)
+        markdown_out = None if markdown_stdout else _output_target("--markdown", markdown_path)
         run = load_run(run_dir)
+        if fail_under:
+            check_trials(fail_under, run.trials, where="--fail-under")
     except InputError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
+    view = err if to_stdout else out
     summary = summarise_run(run)
-    render_summary(summary, out)
+    judged = agreement_summary(run_dir)
+    if judged.get("available"):
+        summary = {**summary, "judges": judged}
+    misses = check_gates(summary, fail_under) if fail_under else []
+    gate_lines = [m.reason() for m in misses]
+    if fail_under and not misses:
+        gate_lines = [f"gates passed: {describe_gates(fail_under)} for every agent"]
+    # Validated against the store's Summary model before any of it is written or printed.
+    document = checked(Summary, _keep_runner_facts(run_dir / SUMMARY, summary), run_dir / SUMMARY)
+    if json_file is not None:
+        try:
+            json_file.parent.mkdir(parents=True, exist_ok=True)
+            write_json(json_file, document)  # summary.json has one writer: the store's
+        except (StoreError, OSError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            err.print(f"error: {json_file}: cannot write ({why})", markup=False)
+            return 2
+        err.print(f"wrote {json_file}", markup=False, highlight=False)
+    files: list[tuple[Path, Callable[[], str]]] = []
+    if html_out is not None:
+        files.append(
+            (
+                html_out,
+                lambda: render_report(
+                    summary,
+                    run.records,
+                    run_id=run.run_id,
+                    in_progress=_in_progress(summary),
+                    judges_html=judges_html(judged) if judged.get("available") else None,
+                ),
+            )
+        )
+    if junit_out is not None:
+        files.append((junit_out, lambda: render_junit(run)))
+    if markdown_out is not None:
+        files.append(
+            (
+                markdown_out,
+                lambda: render_markdown(summary, run_id=run.run_id, gate_lines=gate_lines),
+            )
+        )
+    for target, text in files:
+        if not _write_html(target, text(), err):
+            return 2
+
+    def show() -> None:
+        if json_stdout:
+            out.file.write(_json_text(document))
+            out.file.flush()
+        if markdown_stdout:
+            out.file.write(render_markdown(summary, run_id=run.run_id, gate_lines=gate_lines))
+            out.file.flush()
+        render_summary(summary, view)
+        if judged.get("available"):
+            view.print(render_judges(judged))
+
+    _print_to_pipe(show, out)
     if run.foreign:
         err.print(
             f"warning: {len(run.foreign)} unit(s) recorded outside the run's plan (foreign "
@@ -87,24 +189,36 @@ def report_command(
             markup=False,
             highlight=False,
         )
-    judged = agreement_summary(run_dir)
-    if judged.get("available"):
-        out.print(render_judges(judged))
-        summary = {**summary, "judges": judged}
-    if json_out:
-        write_doc(run_dir / SUMMARY, Summary, _keep_runner_facts(run_dir / SUMMARY, summary))
-        err.print(f"wrote {run_dir / SUMMARY}", markup=False, highlight=False)
-    if html_out is not None:
-        text = render_report(
-            summary,
-            run.records,
-            run_id=run.run_id,
-            in_progress=_in_progress(summary),
-            judges_html=judges_html(judged) if judged.get("available") else None,
-        )
-        if not _write_html(html_out, text, err):
-            return 2
-    return 0
+    for line in gate_lines:
+        err.print(printable(line), markup=False, highlight=False)
+    return 1 if misses else 0
+
+
+def _json_text(document: dict) -> str:
+    """summary.json's text, as ``write_json`` writes it (URL credentials scrubbed)."""
+    return (
+        orjson.dumps(
+            Scrubber().data(document), option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+        ).decode()
+        + "\n"
+    )
+
+
+def _print_to_pipe(show: Callable[[], None], console: Console) -> None:
+    """Run ``show``; when standard output is a closed pipe (``| head``), stop printing
+    quietly and go on, so the exit code still reports the gates. Rich answers a broken
+    pipe by pointing stdout at /dev/null and raising SystemExit(1); a plain write raises
+    BrokenPipeError, answered the same way here."""
+    try:
+        show()
+    except BrokenPipeError:
+        console.quiet = True
+        with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+    except SystemExit:
+        if not console.quiet:  # not rich's broken-pipe exit: someone meant it
+            raise
 
 
 def _keep_runner_facts(path: Path, summary: dict) -> dict:
@@ -140,10 +254,14 @@ def compare_command(
     html_path: Path | None,
     out: Console,
     err: Console,
+    fail_on_regression: Sequence[str] = (),
 ) -> int:
     """Print the paired comparison of two runs; with ``html`` write it as HTML (default
-    ./compare-<A>-vs-<B>.html)."""
+    ./compare-<A>-vs-<B>.html), before printing, so ``compare | head`` still writes it.
+    With ``fail_on_regression`` metrics (strict, partial, latency_p90, cost) the exit code
+    is 1 when the comparison's test calls B worse on one of them."""
     try:
+        metrics = parse_regression_metrics(fail_on_regression)
         a, b = load_run(run_a), load_run(run_b)
         default = Path(f"compare-{_slug(a.run_id)}-vs-{_slug(b.run_id)}.html")
         html_out = _html_target(html, html_path, default)
@@ -151,10 +269,25 @@ def compare_command(
     except InputError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
-    print_comparison(comparison, out)
     if html_out is not None and not _write_html(html_out, render_comparison(comparison), err):
         return 2
-    return 0
+    _print_to_pipe(lambda: print_comparison(comparison, out), out)
+    found = regressions(comparison, metrics)
+    for row in comparison["agents"] if metrics else []:
+        if not row["pairs"]:
+            err.print(
+                printable(
+                    f"warning: {row['label']}: no paired conversations, so no regression "
+                    "could be tested"
+                ),
+                markup=False,
+                highlight=False,
+            )
+    for line in found:
+        err.print(printable(line), markup=False, highlight=False)
+    if metrics and not found:
+        err.print(f"no regression detected on {', '.join(metrics)}", markup=False, highlight=False)
+    return 1 if found else 0
 
 
 def _slug(text: str) -> str:

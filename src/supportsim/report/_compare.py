@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from supportsim.errors import InputError
+from supportsim.report._compare_quantity import cost_metric, latency_p90_metric, quantity_verdict
 from supportsim.report._load import RunData
 from supportsim.report._stats import (
     cluster_bootstrap,
@@ -39,6 +40,18 @@ class Pair:
     b_strict: bool
     a_partial: float
     b_partial: float
+    a_cost_usd: float | None = None
+    """The Agent's cost of the conversation (None: unpriced)."""
+    b_cost_usd: float | None = None
+    a_response_ms: tuple[float, ...] = ()
+    """End-to-end time of every Agent reply of the conversation."""
+    b_response_ms: tuple[float, ...] = ()
+
+
+def _reply_ms(record: ConversationRecord) -> tuple[float, ...]:
+    return tuple(
+        m.response_ms for m in record.messages if m.role == "agent" and m.response_ms is not None
+    )
 
 
 def _index(records: Sequence[ConversationRecord], agent: str) -> dict[tuple[str, int], Any]:
@@ -57,7 +70,19 @@ def pair_up(
             not_scored += 1
             continue
         pairs.append(
-            Pair(key[0], ra.category, key[1], ra.strict, rb.strict, ra.partial, rb.partial)
+            Pair(
+                key[0],
+                ra.category,
+                key[1],
+                ra.strict,
+                rb.strict,
+                ra.partial,
+                rb.partial,
+                ra.agent_cost_usd,
+                rb.agent_cost_usd,
+                _reply_ms(ra),
+                _reply_ms(rb),
+            )
         )
     unpaired = {
         "only_a": len(set(ia) - set(ib)),
@@ -184,6 +209,8 @@ def compare_pair(
     categories: dict[str, list[Pair]] = defaultdict(list)
     for p in pairs:
         categories[p.category].append(p)
+    latency = latency_p90_metric(pairs, seed, alpha=ALPHA, resamples=RESAMPLES)
+    cost = cost_metric(pairs, seed, alpha=ALPHA, resamples=RESAMPLES)
     return {
         "agent_a": agent_a,
         "agent_b": agent_b,
@@ -193,9 +220,13 @@ def compare_pair(
         "unpaired": unpaired,
         "strict": strict,
         "partial": partial,
+        "latency_p90": latency,
+        "cost": cost,
         "flipped": _flips(pairs),
         "verdict": verdict,
         "partial_verdict": partial_verdict,
+        "latency_verdict": quantity_verdict("latency_p90", latency),
+        "cost_verdict": quantity_verdict("cost", cost),
         "more_scenarios": more,
         "by_category": {
             cat: {
@@ -260,5 +291,11 @@ def compare_runs(
         "unmatched": {
             "a": [x for x in agents_a if x not in used_a],
             "b": [y for y in agents_b if y not in used_b],
+        },
+        # not compared AND absent from the other run: only these are "in one run only"
+        # (with --pair, an agent of both runs may be left out of every pair)
+        "one_run_only": {
+            "a": [x for x in agents_a if x not in used_a and x not in agents_b],
+            "b": [y for y in agents_b if y not in used_b and y not in agents_a],
         },
     }

@@ -91,7 +91,8 @@ def speed_table(summary: Mapping[str, Any]) -> Table:
     agents = summary["agents"]
     table = Table(title="leaderboard: speed and cost (per Agent reply / per conversation)")
     table.add_column("agent", no_wrap=True)
-    for column in ("resp p50 ms", "p90", "p99", "ttft p50 ms", "tokens in", "tokens out", "$/conv"):
+    columns = ("resp p50 ms", "p90", "p99", "ttft p50 ms", "tokens in", "tokens out")
+    for column in (*columns, "agent $/conv", "total $/conv"):
         table.add_column(column, justify="right")
     for name in leaderboard_order(agents):
         a = agents[name]
@@ -104,6 +105,7 @@ def speed_table(summary: Mapping[str, Any]) -> Table:
             ms(a["ttft_ms"]["p50"]),
             number(tok["input_mean"]),
             number(tok["output_mean"]),
+            usd(a["agent_cost_mean_usd"]),
             usd(a["cost_mean_usd"]),
         )
     return table
@@ -209,7 +211,33 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
                 f"{m['p']:.2g}",
                 "McNemar" if metric == "strict" else "sign-flip",
             )
+        for metric, label in (("latency_p90", "resp p90 ms"), ("cost", "agent $/conv")):
+            m = row.get(metric)
+            if m is None:
+                continue
+            fmt = ms if metric == "latency_p90" else usd
+            table.add_row(
+                "",
+                label,
+                fmt(m["a"]),
+                fmt(m["b"]),
+                _quantity_delta(m, fmt),
+                f"{m['p']:.2g}",
+                "permutation" if metric == "latency_p90" else "sign-flip",
+            )
     return table
+
+
+def _quantity_delta(m: Mapping[str, Any], fmt: Any) -> str:
+    """B − A of a latency or cost, signed, with its interval."""
+    if m["delta"] is None:
+        return DASH
+
+    def signed(v: float) -> str:
+        return ("+" if v >= 0 else "-") + fmt(abs(v))
+
+    interval = f" [{signed(m['ci95'][0])}, {signed(m['ci95'][1])}]" if m["ci95"] else ""
+    return signed(m["delta"]) + interval
 
 
 def category_comparison_table(row: Mapping[str, Any]) -> Table:
@@ -248,6 +276,9 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
         label = p(row["label"])
         console.print(Text(f"{label}: {p(row['verdict'])}", style="bold"))
         console.print(Text(f"{label}: {p(row['partial_verdict'])}"))
+        for key in ("latency_verdict", "cost_verdict"):
+            if row.get(key):
+                console.print(Text(f"{label}: {p(row[key])}"))
         s, flips = row["strict"], row["flipped"]
         console.print(
             Text(
@@ -265,7 +296,12 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
         if row["by_category"]:
             console.print(category_comparison_table(row))
     unmatched = comparison["unmatched"]
+    alone = comparison.get("one_run_only") or unmatched
     for side in ("a", "b"):
-        if unmatched[side]:
-            names = ", ".join(map(p, unmatched[side]))
+        if alone[side]:
+            names = ", ".join(map(p, alone[side]))
             console.print(Text(f"only in {side.upper()} (not compared): {names}"))
+    left_out = [x for x in unmatched["a"] if x not in alone["a"]]
+    if left_out:
+        names = ", ".join(map(p, left_out))
+        console.print(Text(f"in both runs, not compared (not in any --pair): {names}"))

@@ -86,6 +86,10 @@ class ModelConfig(_Strict):
             keeps sending pings must still fail.
         stream: Stream the reply (the default, needed for ``ttft_ms``); set false for
             OpenAI-compatible servers that cannot stream.
+        owned: An agent-owned ``http:`` service (an ``openai`` entry with a ``base_url``):
+            it brings its own prompt and tool loop, so it is sent only the Customer's
+            messages and its own replies, never our system prompt or tool list, plus the
+            conversation's MCP URL in the ``X-Supportsim-MCP-URL`` header. Agents only.
     """
 
     name: str
@@ -98,6 +102,7 @@ class ModelConfig(_Strict):
     rate_limit: RateLimit = RateLimit()
     timeout_s: float = Field(default=60.0, gt=0)
     stream: bool = True
+    owned: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -143,9 +148,13 @@ def _misfits(config: ModelConfig) -> list[tuple[tuple[str, ...], object, str]]:
             found.append((("params", "seed"), p.seed, "Anthropic has no seed parameter"))
         if not config.stream:
             found.append((("stream",), False, "only OpenAI-compatible servers may skip streaming"))
+        if config.owned:
+            found.append((("owned",), True, "only an openai-compatible http service can be owned"))
     elif p.thinking_budget is not None:
         message = "only for anthropic; use reasoning_effort for openai"
         found.append((("params", "thinking_budget"), p.thinking_budget, message))
+    if config.owned and config.base_url is None:
+        found.append((("owned",), True, "an owned agent is a service: give its base_url"))
     return found
 
 

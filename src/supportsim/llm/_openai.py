@@ -105,6 +105,8 @@ def build_openai_params(
     if stream:
         params["stream"] = True
         params["stream_options"] = {"include_usage": True}
+    if request.headers:
+        params["extra_headers"] = dict(request.headers)
     return params
 
 

@@ -81,12 +81,17 @@ class LLMMessage:
 
 @dataclass(frozen=True, slots=True)
 class LLMRequest:
-    """Everything one model call needs; the model and its parameters come from the client."""
+    """Everything one model call needs; the model and its parameters come from the client.
+
+    ``headers`` are extra HTTP headers of this call (an agent-owned service's MCP URL);
+    OpenAI-compatible endpoints only.
+    """
 
     system: str
     messages: tuple[LLMMessage, ...]
     tools: tuple[ToolSpec, ...] = ()
     tool_choice: ToolChoice = "auto"
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

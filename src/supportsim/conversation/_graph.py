@@ -33,6 +33,7 @@ from langgraph.graph import END, START, StateGraph
 
 from supportsim.conversation._checked import AgentFault
 from supportsim.conversation._deadline import bounded_by, deadline_paused
+from supportsim.conversation._owned import own_call_messages
 from supportsim.conversation._participants import (
     Agent,
     AgentContext,
@@ -121,7 +122,10 @@ class _Run:
         return {"next": "agent"}
 
     async def agent_node(self, _state: _State) -> _State:
+        before = len(self.env.calls)
         step = await self.agent.step(self.context, self.t.messages)
+        # Calls the Agent made itself, over MCP, during the step: into the transcript.
+        self.t.messages.extend(own_call_messages(self.env.calls[before:], self.turn))
         llm = step.llm
         if llm is not None:
             self.t.llm_calls.append(llm)
@@ -143,6 +147,8 @@ class _Run:
             self.rounds += 1
             return {"next": "tools"}
         self.close_turn(message)
+        if any(c.ok and c.name == TRANSFER_TOOL for c in self.env.calls[before:]):
+            return self.end("agent_transfer", "transferred to a human")
         return {"next": "customer"}
 
     def close_turn(self, reply: Message) -> None:

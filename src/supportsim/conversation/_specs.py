@@ -32,7 +32,7 @@ from supportsim.conversation._llm_agent import LLMAgent, ModelCaller
 from supportsim.conversation._llm_customer import LLMCustomer
 from supportsim.conversation._oracle import OracleAgent
 from supportsim.conversation._owned import OwnedAgent, asks_for_mcp
-from supportsim.conversation._participants import Agent, Customer
+from supportsim.conversation._participants import Agent, AgentContext, Customer
 from supportsim.conversation._prompts import customer_system_prompt
 from supportsim.conversation._scripted import ScriptedCustomer
 from supportsim.domains import Domain
@@ -172,6 +172,17 @@ def build_agent(spec: AgentSpec, scenario: Scenario, caller_for: CallerFor) -> A
     if spec.kind == "owned":
         return OwnedAgent(spec.label, caller_for(spec.model, "agent"))
     return LLMAgent(spec.label, caller_for(spec.model, "agent"))
+
+
+def agent_context_for(spec: AgentSpec, context: AgentContext, mcp_url: str | None) -> AgentContext:
+    """What ``spec``'s Agent is configured with in one conversation: ``context`` (the
+    scenario's prompt and tool schemas) with the session's ``mcp_url``; for an Agent that
+    reaches its tools over MCP itself no tool schemas, and for an owned service no system
+    prompt either (it brings its own)."""
+    if not spec.mcp:
+        return context if mcp_url is None else replace(context, mcp_url=mcp_url)
+    prompt = "" if spec.kind == "owned" else context.system_prompt
+    return AgentContext(prompt, (), mcp_url=mcp_url)
 
 
 def build_customer(

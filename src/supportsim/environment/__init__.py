@@ -2,6 +2,7 @@
 
 from supportsim.environment._calls import CallRecord, ToolResult
 from supportsim.environment._faults import FAILURE_MESSAGES
+from supportsim.environment._mcp import McpHost
 from supportsim.environment._mock_tools import build_mock_tool
 from supportsim.environment._runtime import Environment, ToolSchema, scenario_tools
 
@@ -9,6 +10,7 @@ __all__ = [
     "FAILURE_MESSAGES",
     "CallRecord",
     "Environment",
+    "McpHost",
     "ToolResult",
     "ToolSchema",
     "build_mock_tool",

@@ -125,7 +125,7 @@ class _Run:
         before = len(self.env.calls)
         step = await self.agent.step(self.context, self.t.messages)
         # Calls the Agent made itself, over MCP, during the step: into the transcript.
-        self.t.messages.extend(own_call_messages(self.env.calls[before:], self.turn))
+        self.t.messages.extend(own_call_messages(self.env.calls, before, self.turn))
         llm = step.llm
         if llm is not None:
             self.t.llm_calls.append(llm)

@@ -20,6 +20,7 @@ orchestrator had run them, and scoring does not care which way the tools were re
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import orjson
 
@@ -88,11 +89,16 @@ def result_text(record: CallRecord) -> str:
     return orjson.dumps(record.result, default=str).decode()
 
 
-def own_call_messages(calls: Sequence[CallRecord], turn: int) -> list[Message]:
-    """Transcript messages for tool calls an Agent made itself (over MCP) during a step:
-    for each, the Agent's tool-call message and its tool result, in call order."""
+def own_call_messages(calls: list[CallRecord], since: int, turn: int) -> list[Message]:
+    """Transcript messages for the tool calls an Agent made itself (over MCP) during a
+    step, ``calls[since:]``: for each, the Agent's tool-call message and its tool result,
+    in call order. A call that came without an id (any MCP client but ours sends none) is
+    given ``mcp-<n>`` in the call log too, so the transcript's ids are real ones."""
     out: list[Message] = []
-    for record in calls:
+    for i in range(since, len(calls)):
+        record = calls[i]
+        if not record.call_id:
+            record = calls[i] = replace(record, call_id=f"mcp-{record.index + 1}")
         call = ToolCall(record.call_id, record.name, record.raw_arguments)
         out.append(Message("agent", "", tool_calls=(call,), turn=turn))
         out.append(

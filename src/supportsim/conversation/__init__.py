@@ -11,6 +11,7 @@ from supportsim.conversation._deadline import bounded_by, charge, deadline_pause
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
+from supportsim.conversation._mcp_tools import TOOLS_MODES, McpToolsError, ToolsMode
 from supportsim.conversation._oracle import OracleAgent
 from supportsim.conversation._participants import (
     Agent,
@@ -46,6 +47,7 @@ from supportsim.conversation._transcript import (
 __all__ = [
     "ABNORMAL",
     "END_TOOL",
+    "TOOLS_MODES",
     "Agent",
     "AgentContext",
     "AgentFault",
@@ -63,6 +65,7 @@ __all__ = [
     "LLMCustomer",
     "LangGraphAgent",
     "Limits",
+    "McpToolsError",
     "Message",
     "ModelCaller",
     "OracleAgent",
@@ -70,6 +73,7 @@ __all__ = [
     "ScriptedCustomer",
     "Status",
     "Termination",
+    "ToolsMode",
     "Transcript",
     "Visible",
     "agent_system_prompt",

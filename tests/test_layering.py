@@ -34,7 +34,7 @@ ORDER = [
     "report",
 ]
 ONLY = {"llm": {"errors", "_yaml"}}
-FREE = {"cli", "testing"}
+FREE = {"cli", "testing", "__main__"}  # __main__ is `python -m supportsim`: the cli
 
 
 def top_level(name: str) -> str | None:

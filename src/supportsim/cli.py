@@ -347,6 +347,10 @@ def run(
     models: Annotated[str | None, typer.Option("--models", help="Models file (YAML).")] = None,
     personas: Annotated[str | None, typer.Option("--personas", help="Persona folder.")] = None,
     out_dir: Annotated[str | None, typer.Option("--out", help="Parent of run directories.")] = None,
+    tools: Annotated[
+        str | None,
+        typer.Option("--tools", help="How built-in agents reach tools: inprocess, mcp, mcp-stdio."),
+    ] = None,
 ) -> None:
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
@@ -376,6 +380,7 @@ def run(
         "models_file": models,
         "personas": personas,
         "out": out_dir,
+        "tools": tools,
     }
     request = RunRequest(config, overrides, run_id=run_id, resume=resume, force=force)
     code = run_command(
@@ -482,6 +487,30 @@ def mock_server(
         raise _fail_input(exc) from None
     except KeyboardInterrupt:
         out.print("stopped")
+
+
+@app.command("mcp-stdio")
+def mcp_stdio(
+    url: Annotated[
+        str, typer.Argument(help="The conversation's MCP session URL (AgentContext.mcp_url).")
+    ],
+) -> None:
+    """Serve one conversation's tools over stdio, for an agent that spawns its tool server.
+
+    A proxy to the session URL: every call lands in that conversation's call log.
+    """
+    from supportsim.environment import BridgeError, serve_stdio_bridge
+
+    if not url.startswith(("http://", "https://")):
+        err.print("error: mcp-stdio: URL must be an http:// session URL", markup=False)
+        raise typer.Exit(2)
+    try:
+        asyncio.run(serve_stdio_bridge(url))
+    except BridgeError as exc:
+        err.print(f"error: mcp-stdio: {exc}", markup=False, highlight=False)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        pass
 
 
 def main() -> None:

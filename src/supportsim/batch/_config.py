@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from supportsim._yaml import read_yaml
-from supportsim.conversation import AgentSpec
+from supportsim.conversation import AgentSpec, ToolsMode
 from supportsim.errors import InputError, Problem, ScenarioError
 
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -161,6 +161,10 @@ class RunConfig(BaseModel):
     """Stop starting units this long after the start (seconds, or 30m, 8h)."""
     out: str = "runs"
     """Parent folder of run directories."""
+    tools: ToolsMode = "inprocess"
+    """How the built-in Agents reach their tools: ``inprocess``, ``mcp`` (an MCP client
+    over streamable HTTP to the conversation's MCP server) or ``mcp-stdio`` (the same
+    through ``supportsim mcp-stdio`` spawned over stdio). Scores do not depend on it."""
 
     @field_validator("name")
     @classmethod

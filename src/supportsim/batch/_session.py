@@ -34,6 +34,7 @@ from supportsim.batch._manifest import (
     now_iso,
     save_manifest,
 )
+from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import ModelPool
 from supportsim.batch._runner import Batch, BatchState, RecordSink
 from supportsim.batch._signals import two_stage_interrupt
@@ -280,6 +281,7 @@ def unit_context(
         caller_for=caller_for,
         max_turns=config.max_turns,
         timeout_s=config.timeout_s,
+        tools=config.tools,
         scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
     )
 
@@ -344,7 +346,7 @@ async def execute(
     batch.state.priced_cost_usd = sum(session.prior_costs)
     session.state = batch.state
     started_at = now_iso()
-    run_task = asyncio.ensure_future(batch.run())
+    run_task = asyncio.ensure_future(with_mcp_host(ctx, batch.run()))
     watch_task = asyncio.ensure_future(watch(batch)) if watch is not None else None
 
     def stop() -> None:

@@ -24,6 +24,7 @@ from supportsim.conversation import (
     CallerFor,
     CustomerSpec,
     Limits,
+    ToolsMode,
     Transcript,
     agent_system_prompt,
     build_agent,
@@ -32,7 +33,7 @@ from supportsim.conversation import (
     run_conversation,
 )
 from supportsim.domains import Domain
-from supportsim.environment import Environment
+from supportsim.environment import Environment, McpHost
 from supportsim.llm import Scrubber
 from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import reference_state, score
@@ -54,6 +55,10 @@ class UnitContext:
     clock: Callable[[], float] = time.perf_counter
     scrub: Scrubber = field(default_factory=Scrubber)
     """Removes the run's API key values and URL credentials from every stored line."""
+    tools: ToolsMode = "inprocess"
+    """How the built-in Agents' tool calls reach the Environment (``--tools``)."""
+    mcp: McpHost | None = None
+    """The run's MCP host while the batch runs (``execute`` opens it when needed)."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
@@ -109,6 +114,8 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
             limits,
             clock=ctx.clock,
             graph=ctx.graph,
+            mcp=ctx.mcp,
+            tools=ctx.tools,
         )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":

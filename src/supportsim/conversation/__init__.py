@@ -11,6 +11,7 @@ from supportsim.conversation._deadline import bounded_by, charge, deadline_pause
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
+from supportsim.conversation._mcp_tools import TOOLS_MODES, McpToolsError, ToolsMode
 from supportsim.conversation._oracle import OracleAgent
 from supportsim.conversation._participants import (
     Agent,
@@ -47,6 +48,7 @@ from supportsim.conversation._transcript import (
 __all__ = [
     "ABNORMAL",
     "END_TOOL",
+    "TOOLS_MODES",
     "Agent",
     "AgentContext",
     "AgentFault",
@@ -64,6 +66,7 @@ __all__ = [
     "LLMCustomer",
     "LangGraphAgent",
     "Limits",
+    "McpToolsError",
     "Message",
     "ModelCaller",
     "OracleAgent",
@@ -71,6 +74,7 @@ __all__ = [
     "ScriptedCustomer",
     "Status",
     "Termination",
+    "ToolsMode",
     "Transcript",
     "Visible",
     "agent_context_for",

@@ -16,6 +16,11 @@ compiled graph serves every conversation of a batch: compiling costs millisecond
 as much as a whole streamed model call, and a batch passes ``graph=build_graph()`` once.
 ``run_conversation`` never raises except on cancellation: failures
 become a Transcript with a status and the error, keeping what happened before.
+
+Given the run's ``McpHost``, the conversation gets a session URL on it for its
+Environment (``AgentContext.mcp_url``); with ``tools="mcp"`` (or ``"mcp-stdio"``) the
+Agent's tool list and every tool call go through a real MCP client session to that URL
+(``_mcp_tools.py``) instead of ``Environment.call``: same answers, same call log.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import contextlib
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 from langchain_core.runnables import RunnableConfig
@@ -33,6 +38,7 @@ from langgraph.graph import END, START, StateGraph
 
 from supportsim.conversation._checked import AgentFault
 from supportsim.conversation._deadline import bounded_by, deadline_paused
+from supportsim.conversation._mcp_tools import McpLink, McpTools, ToolsMode
 from supportsim.conversation._owned import own_call_messages
 from supportsim.conversation._participants import (
     Agent,
@@ -44,7 +50,7 @@ from supportsim.conversation._participants import (
 )
 from supportsim.conversation._transcript import LLMCall, Message, Termination, Transcript
 from supportsim.domains import TRANSFER_TOOL
-from supportsim.environment import Environment
+from supportsim.environment import Environment, McpHost, ToolResult
 from supportsim.errors import ProviderError, ProviderTimeout, SimulatorFault
 
 Clock = Callable[[], float]
@@ -83,6 +89,12 @@ class _Run:
         self.turn_first = 0  # index of the turn's first agent message
         self.rounds = 0
         self.pending: Message | None = None
+        self.mcp: McpTools | None = None  # set: tool calls go over MCP
+
+    async def call_tool(self, call: Any) -> ToolResult:
+        if self.mcp is not None:
+            return await self.mcp.call(call)
+        return await self.env.call(call.name, call.arguments, call.id)
 
     def end(self, termination: Termination, reason: str = "") -> _State:
         self.t.termination, self.t.end_reason = termination, reason
@@ -168,7 +180,7 @@ class _Run:
         calls = self.t.messages[-1].tool_calls
         transferred = False
         for call in calls:  # parallel calls run in order, and every one is answered
-            result = await self.env.call(call.name, call.arguments, call.id)
+            result = await self.call_tool(call)
             record = result.record
             self.t.messages.append(
                 Message(
@@ -264,19 +276,29 @@ async def run_conversation(
     *,
     clock: Clock = time.perf_counter,
     graph: Any | None = None,
+    mcp: McpHost | None = None,
+    tools: ToolsMode = "inprocess",
 ) -> Transcript:
     """Hold one conversation to its end and return its Transcript (never raises but
     CancelledError). Status: completed, or infra_error / simulator_fault / harness_error.
 
     ``graph``: a ``build_graph()`` result to reuse (a batch compiles it once); None
-    compiles one for this conversation."""
+    compiles one for this conversation. ``mcp``: the run's MCP host, which serves this
+    conversation's Environment while it lasts; ``tools``: how tool calls reach it
+    (anything but ``inprocess`` needs ``mcp``)."""
     run = _Run(env, agent, customer, context, limits, clock)
     app = graph if graph is not None else build_graph()
     deadline = asyncio.timeout(limits.timeout_s)
+    link: McpLink | None = None
     try:
         async with deadline:
             with bounded_by(deadline):
+                if mcp is not None or tools != "inprocess":
+                    link = await _open_link(env, mcp, tools)
+                    await _use_link(run, link)
                 await _walk(app, run)
+                if link is not None:
+                    link.check()
     except TimeoutError:
         if not deadline.expired():  # a participant's own TimeoutError is not our deadline
             run.end("error", "harness error")
@@ -298,8 +320,23 @@ async def run_conversation(
         run.t.status, run.t.error = "harness_error", traceback.format_exc()
     finally:
         await _close(agent)
+        if link is not None:
+            await link.aclose()
     run.t.final_state = env.snapshot()
     return run.t
+
+
+async def _open_link(env: Environment, mcp: McpHost | None, tools: ToolsMode) -> McpLink:
+    if mcp is None:
+        raise ValueError(f"tools={tools!r} needs the run's McpHost (mcp=...)")
+    return await McpLink.open(mcp, env, tools)
+
+
+async def _use_link(run: _Run, link: McpLink) -> None:
+    """Over MCP, the Agent is shown the tools as the server lists them."""
+    listed = await link.tools.schemas() if link.tools is not None else run.context.tools
+    run.context = replace(run.context, mcp_url=link.url, tools=listed)
+    run.mcp = link.tools
 
 
 async def _close(agent: Agent) -> None:

@@ -75,6 +75,9 @@ class _Uvicorn(uvicorn.Server):
 class McpHost:
     """The run's MCP host: ``async with McpHost() as host: url = host.open(env)``."""
 
+    CALL_ID_META = CALL_ID_META
+    RAW_ARGUMENTS_META = RAW_ARGUMENTS_META
+
     def __init__(self) -> None:
         self._conversations: dict[str, _Conversation] = {}
         self._tasks: set[asyncio.Task[None]] = set()

@@ -16,8 +16,9 @@ _T = TypeVar("_T")
 
 
 def needs_mcp(ctx: UnitContext) -> bool:
-    """Whether the run's conversations are served over MCP."""
-    return ctx.tools != "inprocess"
+    """Whether the run's conversations are served over MCP (``--tools``, or an Agent that
+    calls its tools over MCP itself)."""
+    return ctx.tools != "inprocess" or any(spec.mcp for spec in ctx.agents.values())
 
 
 async def with_mcp_host(ctx: UnitContext, work: Awaitable[_T]) -> _T:

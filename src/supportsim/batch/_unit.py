@@ -26,6 +26,7 @@ from supportsim.conversation import (
     Limits,
     ToolsMode,
     Transcript,
+    agent_context_for,
     agent_system_prompt,
     build_agent,
     build_customer,
@@ -100,7 +101,8 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     result = None
     try:
         domain = ctx.domains[scenario.domain]
-        agent = build_agent(ctx.agents[unit.agent], scenario, ctx.caller_for)
+        spec = ctx.agents[unit.agent]
+        agent = build_agent(spec, scenario, ctx.caller_for)
         customer = build_customer(
             ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
         )
@@ -110,12 +112,13 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
             env,
             agent,
             customer,
-            ctx.agent_context(scenario, env),
+            agent_context_for(spec, ctx.agent_context(scenario, env)),
             limits,
             clock=ctx.clock,
             graph=ctx.graph,
-            mcp=ctx.mcp,
-            tools=ctx.tools,
+            # An Agent that calls its tools over MCP itself gets a session whatever --tools.
+            mcp=ctx.mcp if spec.mcp or ctx.tools != "inprocess" else None,
+            tools="inprocess" if spec.mcp else ctx.tools,
         )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":

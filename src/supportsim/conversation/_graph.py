@@ -170,7 +170,8 @@ class _Run:
         reply.response_ms = (self.clock() - self.turn_started) * 1000.0
         reply.llm_ms = _total(m.llm_ms for m in agent)
         reply.tool_ms = sum(m.tool_ms or 0.0 for m in turn if m.role == "tool")
-        reply.ttft_ms = agent[0].ttft_ms if agent else None
+        called = [m for m in agent if m.llm_ms is not None]  # not calls made over MCP
+        reply.ttft_ms = called[0].ttft_ms if called else None
         reply.input_tokens = _total(m.input_tokens for m in agent)
         reply.output_tokens = _total(m.output_tokens for m in agent)
         costs = [m.cost_usd for m in agent]

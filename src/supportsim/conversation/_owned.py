@@ -49,10 +49,9 @@ def owned_messages(history: Sequence[Message]) -> tuple[LLMMessage, ...]:
 
 def mcp_url_of(context: AgentContext) -> str:
     """The conversation's MCP URL (AgentFault if the conversation opened no session)."""
-    url: str | None = getattr(context, "mcp_url", None)
-    if not url:
+    if not context.mcp_url:
         raise AgentFault("this Agent reaches its tools over MCP, but no MCP session was opened")
-    return url
+    return context.mcp_url
 
 
 class OwnedAgent:

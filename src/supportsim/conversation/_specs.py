@@ -174,15 +174,14 @@ def build_agent(spec: AgentSpec, scenario: Scenario, caller_for: CallerFor) -> A
     return LLMAgent(spec.label, caller_for(spec.model, "agent"))
 
 
-def agent_context_for(spec: AgentSpec, context: AgentContext, mcp_url: str | None) -> AgentContext:
-    """What ``spec``'s Agent is configured with in one conversation: ``context`` (the
-    scenario's prompt and tool schemas) with the session's ``mcp_url``; for an Agent that
-    reaches its tools over MCP itself no tool schemas, and for an owned service no system
-    prompt either (it brings its own)."""
+def agent_context_for(spec: AgentSpec, context: AgentContext) -> AgentContext:
+    """What ``spec``'s Agent is configured with in one conversation. An Agent that reaches
+    its tools over MCP itself is shown no tool schemas (the MCP session lists them; the
+    conversation sets ``mcp_url``), and an owned service no system prompt either: it
+    brings its own."""
     if not spec.mcp:
-        return context if mcp_url is None else replace(context, mcp_url=mcp_url)
-    prompt = "" if spec.kind == "owned" else context.system_prompt
-    return AgentContext(prompt, (), mcp_url=mcp_url)
+        return context
+    return AgentContext("" if spec.kind == "owned" else context.system_prompt, ())
 
 
 def build_customer(

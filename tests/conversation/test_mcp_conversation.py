@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -232,3 +233,51 @@ async def test_mcp_tools_without_a_host_is_a_harness_error_saying_so(scenario: S
     transcript = await converse(counter_env(scenario), ToolAgent(), None, "mcp")
     assert transcript.status == "harness_error"
     assert "tools='mcp' needs the run's McpHost" in transcript.error
+
+
+async def test_a_session_that_breaks_mid_conversation_is_a_harness_error_without_its_token(
+    scenario: Scenario,
+) -> None:
+    env = counter_env(scenario)
+    calls = [ToolCall("a1", "add", '{"n": 1}'), ToolCall("a2", "add", '{"n": 1}')]
+    agent = ToolAgent(calls)
+    async with McpHost() as host:
+        real_step = agent.step
+
+        async def step(context: AgentContext, history: Any) -> AgentStep:
+            if len(agent.seen) == 1 and context.mcp_url is not None:
+                host.close(context.mcp_url)  # the session vanishes under the client
+            return await real_step(context, history)
+
+        agent.step = step  # type: ignore[method-assign]
+        transcript = await converse(env, agent, host, "mcp")
+    url = agent.seen[0].mcp_url
+    assert url is not None
+    assert transcript.status == "harness_error"
+    assert "McpToolsError: the mcp tools session failed" in transcript.error
+    assert url.split("/")[-2] not in transcript.error
+    assert [c.name for c in env.calls] == ["add"]
+
+
+async def test_cancelling_a_conversation_mid_call_closes_its_session(scenario: Scenario) -> None:
+    entered = asyncio.Event()
+
+    async def stuck(_seconds: float) -> None:
+        entered.set()
+        await asyncio.Event().wait()  # a tool whose simulated latency never ends
+
+    changed = scenario.model_copy(
+        update={"domain": "counter", "workflow": [], "forbidden": [], "tool_latency_ms": {"add": 5}}
+    )
+    env = Environment(COUNTER, changed, sleep=stuck)
+    agent = ToolAgent([ToolCall("a1", "add", '{"n": 1}')])
+    async with McpHost() as host, httpx.AsyncClient() as http:
+        task = asyncio.create_task(converse(env, agent, host, "mcp"))
+        await entered.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        url = agent.seen[0].mcp_url
+        assert url is not None
+        assert (await http.post(url, json={})).status_code == 404
+    assert env.calls == []  # the call never finished, so it was never logged

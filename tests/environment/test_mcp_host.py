@@ -6,11 +6,13 @@ in-process: the same tool list, texts, errors, faults, simulated latency and cal
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from mcp import ClientSession
@@ -201,3 +203,23 @@ async def test_each_session_url_carries_its_own_unguessable_token() -> None:
     pattern = re.compile(rf"http://127\.0\.0\.1:{host.port}/c/([A-Za-z0-9_-]{{32}})/mcp")
     tokens = [m.group(1) for u in urls if (m := pattern.fullmatch(u))]
     assert len(set(tokens)) == 3
+
+
+def sdk_error(message: str, exc: BaseException) -> logging.LogRecord:
+    return logging.LogRecord(
+        "mcp.server.streamable_http",
+        logging.ERROR,
+        __file__,
+        1,
+        message,
+        None,
+        (type(exc), exc, None),
+    )
+
+
+def test_only_the_sdks_session_teardown_noise_is_dropped_from_its_log() -> None:
+    logger = logging.getLogger("mcp.server.streamable_http")
+    teardown = sdk_error("Error in standalone SSE writer", anyio.ClosedResourceError())
+    assert not logger.filter(teardown)
+    assert logger.filter(sdk_error("Error in standalone SSE writer", RuntimeError("real")))
+    assert logger.filter(sdk_error("Error handling POST request", anyio.ClosedResourceError()))

@@ -123,12 +123,13 @@ class McpTools:
             if not waiter.done():
                 waiter.cancel()
         if waiter.done() and not waiter.cancelled():
-            return waiter.result()
-        raise self._broken() from None
-
-    def _broken(self) -> McpToolsError:
+            if (error := waiter.exception()) is None:
+                return waiter.result()
+            raise self._broken(error) from None  # e.g. McpError: the session was ended
         task = self._task
-        exc = task.exception() if task is not None and task.done() else None
+        raise self._broken(None if task.cancelled() else task.exception()) from None
+
+    def _broken(self, exc: BaseException | None) -> McpToolsError:
         leaves = _leaves(exc) if exc is not None else []
         why = "; ".join(f"{type(e).__name__}: {e}" for e in leaves) or "it closed"
         return McpToolsError(

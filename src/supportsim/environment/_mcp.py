@@ -30,6 +30,7 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 import uvicorn
 from mcp import types
 from mcp.server.lowlevel import Server
@@ -46,10 +47,20 @@ INTERNAL_ERROR_TEXT = "internal error in the tool runtime"
 
 _ASGI = dict[str, Any]
 
-# The SDK logs a session's teardown races (a client's DELETE meeting its GET stream) as
-# errors; with no logging configured Python would print them on stderr mid-run. A
-# NullHandler keeps them out of the terminal and still lets a configured root see them.
-logging.getLogger("mcp").addHandler(logging.NullHandler())
+
+class _TeardownNoise(logging.Filter):
+    """Drops the SDK's "Error in standalone SSE writer" when it is only the client's DELETE
+    closing the session's GET stream, which happens at the end of every conversation (the
+    SDK's own ``logging.debug`` calls configure the root logger, so it would reach stderr)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        closed = record.exc_info is not None and isinstance(
+            record.exc_info[1], anyio.ClosedResourceError
+        )
+        return not (closed and record.getMessage() == "Error in standalone SSE writer")
+
+
+logging.getLogger("mcp.server.streamable_http").addFilter(_TeardownNoise())
 
 
 @dataclass(eq=False)

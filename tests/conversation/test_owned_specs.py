@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from supportsim.conversation import parse_agent_spec, parse_customer_spec
+from supportsim.conversation import (
+    AgentContext,
+    agent_context_for,
+    parse_agent_spec,
+    parse_customer_spec,
+)
+from supportsim.environment import ToolSchema
 from supportsim.errors import InputError
 from supportsim.llm import load_models_file
 
@@ -91,3 +97,19 @@ def test_plugins_ask_for_the_mcp_url_by_attribute_or_parameter(
 ) -> None:
     parsed = parse_agent_spec(spec, {})
     assert (parsed.mcp, parsed.label) == (mcp, label)
+
+
+def test_an_agent_calling_its_tools_over_mcp_is_shown_no_schemas_and_an_owned_one_no_prompt(
+    tmp_path: Path,
+) -> None:
+    models = load_models_file(models_file(tmp_path, SERVICE))
+    context = AgentContext("POLICY", (ToolSchema("t", "d", {"type": "object"}),))
+
+    owned = agent_context_for(parse_agent_spec("ours", models), context)
+    python = agent_context_for(parse_agent_spec("python:mcp_agents:McpRuleAgent", {}), context)
+    graph = agent_context_for(parse_agent_spec("langgraph:mcp_agents:both", {}), context)
+    plain = agent_context_for(parse_agent_spec("plain", models), context)
+
+    assert (owned.system_prompt, owned.tools) == ("", ())
+    assert (python.system_prompt, python.tools) == ("POLICY", ())
+    assert graph == context == plain  # a factory taking tools too still gets ours

@@ -178,8 +178,9 @@ def agent_context_for(spec: AgentSpec, context: AgentContext) -> AgentContext:
     """What ``spec``'s Agent is configured with in one conversation. An Agent that reaches
     its tools over MCP itself is shown no tool schemas (the MCP session lists them; the
     conversation sets ``mcp_url``), and an owned service no system prompt either: it
-    brings its own."""
-    if not spec.mcp:
+    brings its own. A langgraph factory keeps them: it is handed our tools only if it
+    also takes ``tools``."""
+    if not spec.mcp or spec.kind == "langgraph":
         return context
     return AgentContext("" if spec.kind == "owned" else context.system_prompt, ())
 

@@ -73,6 +73,20 @@ async def test_an_owned_service_is_sent_the_customers_messages_its_replies_and_t
     assert request.headers[MCP_URL_HEADER.lower()] == URL
 
 
+async def test_an_owned_service_may_answer_with_one_json_completion() -> None:
+    async with MockLLMServer(streams=False) as json_only:
+        json_only.script("svc", [say("Refunded.")])
+        client = make_client(resolve_credentials(owned_config(json_only.url + "/v1"), {}))
+        try:
+            step = await OwnedAgent("ours", client.complete).step(
+                AgentContext(POLICY, TOOLS, mcp_url=URL), HISTORY
+            )
+        finally:
+            await client.aclose()
+    assert step.content == "Refunded."
+    assert step.llm is not None and step.llm.ttft_ms is None  # whole: no first token
+
+
 async def test_an_owned_service_that_answers_with_tool_calls_or_has_no_url_is_refused(
     server: MockLLMServer, owned: OwnedAgent
 ) -> None:

@@ -2,7 +2,8 @@
 
 The orchestrator is a LangGraph StateGraph (``_graph.py``); participants are protocols
 (``_participants.py``) with built-ins: the oracle, the scripted Customer, LLM-driven
-Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP services.
+Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP services
+(agent-owned ones reach their tools over MCP themselves, ``_owned.py``).
 """
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object

@@ -170,6 +170,10 @@ def test_the_example_owned_service_completes_the_smoke_suite_seeing_no_policy_or
         replies = [m for m in record["messages"] if m["response_ms"] is not None]
         assert replies and all(m["llm_ms"] and m["ttft_ms"] and m["input_tokens"] for m in replies)
     assert any(records[s.id]["calls"] for s in scenarios)
+    # A transfer made over MCP ends the conversation as one made in-process does.
+    ended = {s.id: records[s.id]["termination"] for s in scenarios}
+    assert ended.pop("appt_corporate_cap_escalation") == "agent_transfer"
+    assert set(ended.values()) == {"customer_done"}
     assert len(inbound) >= len(scenarios) and model_requests
     # What the service and its model were sent: never our prompt, policy or the goal.
     for text in inbound + model_requests:

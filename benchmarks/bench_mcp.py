@@ -9,8 +9,9 @@ loopback to the run's ``McpHost``, client and server in one event loop, as ``--t
 runs); **MCP stdio bridge** (the client spawns ``python -m supportsim mcp-stdio URL``, which
 forwards each call to the same host, as ``--tools mcp-stdio`` and an agent spawning its
 tool server run). The tool is a read of the mock domain with no simulated latency, so the
-figures are the transport's overhead. Printed: median and p90 per call in ms, and the
-overhead over in-process. Figures, not assertions: a busy machine moves them.
+figures are the transport's overhead. Printed: median and p90 per call in ms, this
+process's CPU ms per call, and the overhead over in-process. Figures, not assertions: a
+busy machine moves them.
 """
 
 from __future__ import annotations
@@ -47,23 +48,27 @@ def _env() -> Environment:
     return Environment(mock.domain(), scenario)
 
 
-async def _timed(calls: int, one: Callable[[], Awaitable[Any]]) -> list[float]:
+async def _timed(calls: int, one: Callable[[], Awaitable[Any]]) -> tuple[list[float], float]:
+    """Per-call wall ms, and this process's CPU ms per call (client and host both run
+    here; the stdio bridge's own process is not counted)."""
     for _ in range(max(5, calls // 20)):  # warm-up: lazy imports, connection, caches
         await one()
     out = []
+    cpu = time.process_time()
     for _ in range(calls):
         start = time.perf_counter()
         await one()
         out.append((time.perf_counter() - start) * 1000.0)
-    return out
+    return out, (time.process_time() - cpu) * 1000.0 / calls
 
 
-def _line(name: str, values: list[float], base: float | None) -> str:
+def _line(name: str, timed: tuple[list[float], float], base: float | None) -> str:
+    values, cpu_ms = timed
     ordered = sorted(values)
     median = statistics.median(ordered)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
     extra = f"  overhead {median - base:7.3f} ms/call" if base is not None else ""
-    return f"  {name:24s} median {median:8.3f}  p90 {p90:8.3f} ms{extra}"
+    return f"  {name:24s} median {median:8.3f}  p90 {p90:8.3f}  cpu {cpu_ms:7.3f} ms{extra}"
 
 
 async def main(calls: int, tool: str) -> None:
@@ -71,7 +76,7 @@ async def main(calls: int, tool: str) -> None:
     print(f"{calls} calls of {tool}{ARGS} per path; {os.cpu_count()} CPUs")
     env = _env()
     local = await _timed(calls, lambda: env.call(tool, ARGS))
-    base = statistics.median(local)
+    base = statistics.median(local[0])
     print(_line("in-process", local, None))
     async with McpHost() as host:
         url = host.open(_env())

@@ -111,10 +111,13 @@ async def test_the_smoke_suite_over_mcp_scores_exactly_as_in_process(
     server: MockLLMServer, out: Path, tools: str
 ) -> None:
     server.default("tourist", tourist)
-    local = await smoke(server, out, "local", "inprocess", AGENTS[tools])
+    agents = AGENTS[tools]
+    if tools == "mcp":  # a deployed service speaking Chat Completions, the same way
+        agents = [*agents, f"svc=http:{server.url}/v1#tourist"]
+    local = await smoke(server, out, "local", "inprocess", agents)
     shown_local = shown_tools(server)
-    remote = await smoke(server, out, "remote", tools, AGENTS[tools])
-    assert len(local) == 10 * len(AGENTS[tools])
+    remote = await smoke(server, out, "remote", tools, agents)
+    assert len(local) == 10 * len(agents)
     assert {u: r["status"] for u, r in remote.items()} == {u: "completed" for u in local}
     for unit, record in local.items():
         assert remote[unit] == record, unit

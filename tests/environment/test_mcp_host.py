@@ -223,3 +223,16 @@ def test_only_the_sdks_session_teardown_noise_is_dropped_from_its_log() -> None:
     assert not logger.filter(teardown)
     assert logger.filter(sdk_error("Error in standalone SSE writer", RuntimeError("real")))
     assert logger.filter(sdk_error("Error handling POST request", anyio.ClosedResourceError()))
+
+
+async def test_the_server_offers_tools_only_never_the_agents_prompt() -> None:
+    """Information isolation: an agent that brings its own prompt gets tools, nothing else."""
+    env, _ = env_for()
+    async with McpHost() as host:
+        url = host.open(env)
+        async with streamable_http_client(url) as (read, write, _), ClientSession(read, write) as s:
+            hello = await s.initialize()
+    assert hello.serverInfo.name == "supportsim"
+    assert hello.instructions is None
+    assert hello.capabilities.tools is not None
+    assert (hello.capabilities.prompts, hello.capabilities.resources) == (None, None)

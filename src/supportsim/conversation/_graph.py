@@ -52,6 +52,7 @@ from supportsim.conversation._transcript import LLMCall, Message, Termination, T
 from supportsim.domains import TRANSFER_TOOL
 from supportsim.environment import Environment, McpHost, ToolResult
 from supportsim.errors import ProviderError, ProviderTimeout, SimulatorFault
+from supportsim.llm import ToolCall
 
 Clock = Callable[[], float]
 Next = Literal["customer", "agent", "tools", "end"]
@@ -91,7 +92,7 @@ class _Run:
         self.pending: Message | None = None
         self.mcp: McpTools | None = None  # set: tool calls go over MCP
 
-    async def call_tool(self, call: Any) -> ToolResult:
+    async def call_tool(self, call: ToolCall) -> ToolResult:
         if self.mcp is not None:
             return await self.mcp.call(call)
         return await self.env.call(call.name, call.arguments, call.id)

@@ -19,7 +19,6 @@ conversation's only key.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable
@@ -37,6 +36,8 @@ from supportsim.llm import ToolCall
 ToolsMode = Literal["inprocess", "mcp", "mcp-stdio"]
 """How the built-in Agents' tool calls reach the Environment."""
 TOOLS_MODES: tuple[ToolsMode, ...] = ("inprocess", "mcp", "mcp-stdio")
+CLOSE_TIMEOUT_S = 5.0
+"""How long a closing client session may take (its DELETE, the stdio bridge's exit)."""
 
 _T = TypeVar("_T")
 
@@ -93,11 +94,18 @@ class McpTools:
         return ToolResult(text, bool(result.isError), self._env.calls[-1])
 
     async def aclose(self) -> None:
-        """End the session (best effort: what it answered is already in the call log)."""
+        """End the session (best effort: what it answered is already in the call log);
+        a session that does not end within ``CLOSE_TIMEOUT_S`` is cancelled."""
         self._stop.set()
-        if self._task is not None:
-            with contextlib.suppress(Exception):
-                await self._task
+        task = self._task
+        if task is None:
+            return
+        await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
+        if not task.done():
+            task.cancel()
+            await asyncio.wait({task})
+        if not task.cancelled():
+            task.exception()  # retrieved: a broken session was reported by its calls
 
     def _live(self) -> ClientSession:
         if self._session is None:

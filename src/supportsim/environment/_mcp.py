@@ -183,9 +183,12 @@ class McpHost:
 
 
 async def _run_manager(conversation: _Conversation) -> None:
-    async with conversation.manager.run():
-        conversation.ready.set()
-        await conversation.done.wait()
+    try:
+        async with conversation.manager.run():
+            conversation.ready.set()
+            await conversation.done.wait()
+    finally:
+        conversation.ready.set()  # never leave a request waiting on a manager that failed
 
 
 def _server_for(host: McpHost, token: str, env: Environment) -> Server[Any, Any]:

@@ -38,7 +38,7 @@ ORDER = [
     "export",
 ]
 ONLY = {"llm": {"errors", "_yaml"}}
-FREE = {"cli", "testing", "_api"}
+FREE = {"cli", "testing", "_api", "__main__"}  # __main__ is `python -m supportsim`: the cli
 
 
 def top_level(name: str) -> str | None:

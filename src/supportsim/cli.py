@@ -511,6 +511,10 @@ def run(
         bool, typer.Option("--otel-content", help="--otel, with prompts, replies and tool data.")
     ] = False,
     fail_under: FailUnderOpt = None,
+    tools: Annotated[
+        str | None,
+        typer.Option("--tools", help="How built-in agents reach tools: inprocess, mcp, mcp-stdio."),
+    ] = None,
 ) -> None:
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
@@ -542,6 +546,7 @@ def run(
         "personas": personas,
         "out": out_dir,
         "fail_under": gates,
+        "tools": tools,
     }
     try:
         response_cache = _response_cache(cache or cache_agents, cache_dir)
@@ -755,6 +760,30 @@ def trend(
 
     code = trend_command(run_dirs, html_path=html_path, json_path=json_path, out=out, err=err)
     raise typer.Exit(code)
+
+
+@app.command("mcp-stdio")
+def mcp_stdio(
+    url: Annotated[
+        str, typer.Argument(help="The conversation's MCP session URL (AgentContext.mcp_url).")
+    ],
+) -> None:
+    """Serve one conversation's tools over stdio, for an agent that spawns its tool server.
+
+    A proxy to the session URL: every call lands in that conversation's call log.
+    """
+    from supportsim.environment import BridgeError, serve_stdio_bridge
+
+    if not url.startswith(("http://", "https://")):
+        err.print("error: mcp-stdio: URL must be an http:// session URL", markup=False)
+        raise typer.Exit(2)
+    try:
+        asyncio.run(serve_stdio_bridge(url))
+    except BridgeError as exc:
+        err.print(f"error: mcp-stdio: {exc}", markup=False, highlight=False)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        pass
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from pydantic import (
 
 from supportsim._yaml import read_yaml
 from supportsim.batch._gates import thresholds_from
-from supportsim.conversation import AgentSpec
+from supportsim.conversation import AgentSpec, ToolsMode
 from supportsim.errors import InputError, Problem, ScenarioError
 from supportsim.llm import RateLimit, RetryPolicy
 
@@ -157,6 +157,10 @@ class RunConfig(BaseModel):
     """Quality gates per agent, e.g. ``{strict: 0.8, partial: 0.9}`` (or the string
     ``strict=0.8,partial=0.9``; ``pass^K`` too): the run exits 1 when an agent is below
     one. ``--fail-under`` replaces the file's gates."""
+    tools: ToolsMode = "inprocess"
+    """How the built-in Agents reach their tools: ``inprocess``, ``mcp`` (an MCP client
+    over streamable HTTP to the conversation's MCP server) or ``mcp-stdio`` (the same
+    through ``supportsim mcp-stdio`` spawned over stdio). Scores do not depend on it."""
 
     @field_validator("name")
     @classmethod

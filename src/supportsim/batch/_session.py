@@ -36,6 +36,7 @@ from supportsim.batch._manifest import (
     now_iso,
     save_manifest,
 )
+from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import ModelPool
 from supportsim.batch._runner import Batch, BatchState
 from supportsim.batch._unit import UnitContext
@@ -285,6 +286,7 @@ def unit_context(
         caller_for=caller_for,
         max_turns=config.max_turns,
         timeout_s=config.timeout_s,
+        tools=config.tools,
         scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
     )
 
@@ -360,7 +362,7 @@ async def execute(
         batch.state.store_error = writer.error  # nothing can be stored: start nothing
         batch.stop(writer.error.reason)
     try:
-        await batch.run_interruptible(on_first=note)
+        await with_mcp_host(ctx, batch.run_interruptible(on_first=note))
         session.status = _outcome(session, batch)
     except asyncio.CancelledError:
         current = asyncio.current_task()

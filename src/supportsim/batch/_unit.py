@@ -25,7 +25,9 @@ from supportsim.conversation import (
     CallerFor,
     CustomerSpec,
     Limits,
+    ToolsMode,
     Transcript,
+    agent_context_for,
     agent_system_prompt,
     build_agent,
     build_customer,
@@ -33,7 +35,7 @@ from supportsim.conversation import (
     run_conversation,
 )
 from supportsim.domains import Domain
-from supportsim.environment import Environment
+from supportsim.environment import Environment, McpHost
 from supportsim.llm import Scrubber, cache_scope
 from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import reference_state, score
@@ -55,6 +57,10 @@ class UnitContext:
     clock: Callable[[], float] = time.perf_counter
     scrub: Scrubber = field(default_factory=Scrubber)
     """Removes the run's API key values and URL credentials from every stored line."""
+    tools: ToolsMode = "inprocess"
+    """How the built-in Agents' tool calls reach the Environment (``--tools``)."""
+    mcp: McpHost | None = None
+    """The run's MCP host while the batch runs (``execute`` opens it when needed)."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
@@ -97,7 +103,8 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     result = None
     try:
         domain = ctx.domains[scenario.domain]
-        agent = build_agent(ctx.agents[unit.agent], scenario, ctx.caller_for)
+        spec = ctx.agents[unit.agent]
+        agent = build_agent(spec, scenario, ctx.caller_for)
         customer = build_customer(
             ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
         )
@@ -108,10 +115,13 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
                 env,
                 agent,
                 customer,
-                ctx.agent_context(scenario, env),
+                agent_context_for(spec, ctx.agent_context(scenario, env)),
                 limits,
                 clock=ctx.clock,
                 graph=ctx.graph,
+                # An Agent that calls its tools over MCP itself gets a session whatever --tools.
+                mcp=ctx.mcp if spec.mcp or ctx.tools != "inprocess" else None,
+                tools="inprocess" if spec.mcp else ctx.tools,
             )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":

@@ -2,7 +2,8 @@
 
 The orchestrator is a LangGraph StateGraph (``_graph.py``); participants are protocols
 (``_participants.py``) with built-ins: the oracle, the scripted Customer, LLM-driven
-Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP services.
+Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP services
+(agent-owned ones reach their tools over MCP themselves, ``_owned.py``).
 """
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object
@@ -11,6 +12,7 @@ from supportsim.conversation._deadline import bounded_by, charge, deadline_pause
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
+from supportsim.conversation._mcp_tools import TOOLS_MODES, McpToolsError, ToolsMode
 from supportsim.conversation._oracle import OracleAgent
 from supportsim.conversation._participants import (
     Agent,
@@ -27,6 +29,7 @@ from supportsim.conversation._specs import (
     AgentSpec,
     CallerFor,
     CustomerSpec,
+    agent_context_for,
     build_agent,
     build_customer,
     parse_agent_spec,
@@ -46,6 +49,7 @@ from supportsim.conversation._transcript import (
 __all__ = [
     "ABNORMAL",
     "END_TOOL",
+    "TOOLS_MODES",
     "Agent",
     "AgentContext",
     "AgentFault",
@@ -63,6 +67,7 @@ __all__ = [
     "LLMCustomer",
     "LangGraphAgent",
     "Limits",
+    "McpToolsError",
     "Message",
     "ModelCaller",
     "OracleAgent",
@@ -70,8 +75,10 @@ __all__ = [
     "ScriptedCustomer",
     "Status",
     "Termination",
+    "ToolsMode",
     "Transcript",
     "Visible",
+    "agent_context_for",
     "agent_system_prompt",
     "bounded_by",
     "build_agent",

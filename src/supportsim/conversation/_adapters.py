@@ -6,7 +6,10 @@ conversation, so per-conversation state is safe.
 
 ``langgraph:package.module:attr`` names a factory returning a compiled LangGraph graph
 over a ``messages`` state (LangChain messages); a factory with a ``tools`` parameter is
-given the scenario's tools as LangChain tools run by the Environment (``_langgraph.py``).
+given the scenario's tools as LangChain tools run by the Environment (``_langgraph.py``),
+one with an ``mcp_url`` parameter the conversation's MCP session URL (it may be
+``async def``, to load its tools with ``langchain-mcp-adapters``). A python Agent with
+``tools = "mcp"`` gets that URL as ``context.mcp_url`` instead of tool schemas.
 
 Targets are imported with the current directory on ``sys.path`` (as ``uvicorn`` and
 ``gunicorn`` do), so ``supportsim run --agent python:examples.python_agent:RuleAgent`` works
@@ -101,18 +104,24 @@ def python_agent(target: str, label: str) -> Agent:
     return CheckedAgent(agent, label)
 
 
-def takes_tools(target: str) -> bool:
-    """Whether the factory at ``target`` takes a ``tools`` parameter (the scenario's tools
-    as LangChain tools bound to the conversation's Environment)."""
+FACTORY_PARAMS = ("tools", "mcp_url")
+"""What a langgraph factory may ask for by naming a parameter: ``tools`` (the scenario's
+tools as LangChain tools bound to the conversation's Environment) and ``mcp_url`` (the
+conversation's MCP session URL)."""
+
+
+def factory_params(target: str) -> frozenset[str]:
+    """Which of ``FACTORY_PARAMS`` the factory at ``target`` takes (by keyword)."""
     factory = load_object(target)
     try:
         parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
-        return False
-    tools = parameters.get("tools")
-    return tools is not None and tools.kind in (
-        inspect.Parameter.POSITIONAL_OR_KEYWORD,
-        inspect.Parameter.KEYWORD_ONLY,
+        return frozenset()
+    keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return frozenset(
+        name
+        for name in FACTORY_PARAMS
+        if (p := parameters.get(name)) is not None and p.kind in keyword
     )
 
 
@@ -149,9 +158,10 @@ def graph_name(graph: object) -> str | None:
 
 def langgraph_agent(target: str, label: str) -> Agent:
     """A fresh LangGraph Agent from a factory returning a compiled graph (given the
-    scenario's tools on the first step, if it takes ``tools``)."""
-    if takes_tools(target):
-        return CheckedAgent(LangGraphAgent(None, label, factory=load_object(target)), label)
+    scenario's tools and/or the MCP URL on the first step, if it takes them)."""
+    if params := factory_params(target):
+        factory = load_object(target)
+        return CheckedAgent(LangGraphAgent(None, label, factory=factory, wants=params), label)
     try:
         graph = new_graph(target)
     except InputError as exc:

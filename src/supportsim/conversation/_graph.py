@@ -16,6 +16,11 @@ compiled graph serves every conversation of a batch: compiling costs millisecond
 as much as a whole streamed model call, and a batch passes ``graph=build_graph()`` once.
 ``run_conversation`` never raises except on cancellation: failures
 become a Transcript with a status and the error, keeping what happened before.
+
+Given the run's ``McpHost``, the conversation gets a session URL on it for its
+Environment (``AgentContext.mcp_url``); with ``tools="mcp"`` (or ``"mcp-stdio"``) the
+Agent's tool list and every tool call go through a real MCP client session to that URL
+(``_mcp_tools.py``) instead of ``Environment.call``: same answers, same call log.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import contextlib
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 from langchain_core.runnables import RunnableConfig
@@ -34,6 +39,8 @@ from langgraph.graph import END, START, StateGraph
 from supportsim._tracing import turn_ended, turn_started
 from supportsim.conversation._checked import AgentFault
 from supportsim.conversation._deadline import bounded_by, deadline_paused
+from supportsim.conversation._mcp_tools import McpLink, McpTools, ToolsMode
+from supportsim.conversation._owned import own_call_messages
 from supportsim.conversation._participants import (
     Agent,
     AgentContext,
@@ -44,8 +51,9 @@ from supportsim.conversation._participants import (
 )
 from supportsim.conversation._transcript import LLMCall, Message, Termination, Transcript
 from supportsim.domains import TRANSFER_TOOL
-from supportsim.environment import Environment
+from supportsim.environment import Environment, McpHost, ToolResult
 from supportsim.errors import ProviderError, ProviderTimeout, SimulatorFault
+from supportsim.llm import ToolCall
 
 Clock = Callable[[], float]
 Next = Literal["customer", "agent", "tools", "end"]
@@ -83,6 +91,12 @@ class _Run:
         self.turn_first = 0  # index of the turn's first agent message
         self.rounds = 0
         self.pending: Message | None = None
+        self.mcp: McpTools | None = None  # set: tool calls go over MCP
+
+    async def call_tool(self, call: ToolCall) -> ToolResult:
+        if self.mcp is not None:
+            return await self.mcp.call(call)
+        return await self.env.call(call.name, call.arguments, call.id)
 
     def end(self, termination: Termination, reason: str = "") -> _State:
         turn_ended()  # tracing: the open turn span, if any, ends with the conversation
@@ -124,7 +138,10 @@ class _Run:
         return {"next": "agent"}
 
     async def agent_node(self, _state: _State) -> _State:
+        before = len(self.env.calls)
         step = await self.agent.step(self.context, self.t.messages)
+        # Calls the Agent made itself, over MCP, during the step: into the transcript.
+        self.t.messages.extend(own_call_messages(self.env.calls, before, self.turn))
         llm = step.llm
         if llm is not None:
             self.t.llm_calls.append(llm)
@@ -147,6 +164,8 @@ class _Run:
             self.rounds += 1
             return {"next": "tools"}
         self.close_turn(message)
+        if any(c.ok and c.name == TRANSFER_TOOL for c in self.env.calls[before:]):
+            return self.end("agent_transfer", "transferred to a human")
         return {"next": "customer"}
 
     def close_turn(self, reply: Message) -> None:
@@ -157,7 +176,8 @@ class _Run:
         reply.response_ms = (self.clock() - self.turn_started) * 1000.0
         reply.llm_ms = _total(m.llm_ms for m in agent)
         reply.tool_ms = sum(m.tool_ms or 0.0 for m in turn if m.role == "tool")
-        reply.ttft_ms = agent[0].ttft_ms if agent else None
+        called = [m for m in agent if m.llm_ms is not None]  # not calls made over MCP
+        reply.ttft_ms = called[0].ttft_ms if called else None
         reply.input_tokens = _total(m.input_tokens for m in agent)
         reply.output_tokens = _total(m.output_tokens for m in agent)
         costs = [m.cost_usd for m in agent]
@@ -172,7 +192,7 @@ class _Run:
         calls = self.t.messages[-1].tool_calls
         transferred = False
         for call in calls:  # parallel calls run in order, and every one is answered
-            result = await self.env.call(call.name, call.arguments, call.id)
+            result = await self.call_tool(call)
             record = result.record
             self.t.messages.append(
                 Message(
@@ -268,19 +288,29 @@ async def run_conversation(
     *,
     clock: Clock = time.perf_counter,
     graph: Any | None = None,
+    mcp: McpHost | None = None,
+    tools: ToolsMode = "inprocess",
 ) -> Transcript:
     """Hold one conversation to its end and return its Transcript (never raises but
     CancelledError). Status: completed, or infra_error / simulator_fault / harness_error.
 
     ``graph``: a ``build_graph()`` result to reuse (a batch compiles it once); None
-    compiles one for this conversation."""
+    compiles one for this conversation. ``mcp``: the run's MCP host, which serves this
+    conversation's Environment while it lasts; ``tools``: how tool calls reach it
+    (anything but ``inprocess`` needs ``mcp``)."""
     run = _Run(env, agent, customer, context, limits, clock)
     app = graph if graph is not None else build_graph()
     deadline = asyncio.timeout(limits.timeout_s)
+    link: McpLink | None = None
     try:
         async with deadline:
             with bounded_by(deadline):
+                if mcp is not None or tools != "inprocess":
+                    link = await _open_link(env, mcp, tools)
+                    await _use_link(run, link)
                 await _walk(app, run)
+                if link is not None:
+                    link.check()
     except TimeoutError:
         if not deadline.expired():  # a participant's own TimeoutError is not our deadline
             run.end("error", "harness error")
@@ -302,8 +332,23 @@ async def run_conversation(
         run.t.status, run.t.error = "harness_error", traceback.format_exc()
     finally:
         await _close(agent)
+        if link is not None:
+            await link.aclose()
     run.t.final_state = env.snapshot()
     return run.t
+
+
+async def _open_link(env: Environment, mcp: McpHost | None, tools: ToolsMode) -> McpLink:
+    if mcp is None:
+        raise ValueError(f"tools={tools!r} needs the run's McpHost (mcp=...)")
+    return await McpLink.open(mcp, env, tools)
+
+
+async def _use_link(run: _Run, link: McpLink) -> None:
+    """Over MCP, the Agent is shown the tools as the server lists them."""
+    listed = await link.tools.schemas() if link.tools is not None else run.context.tools
+    run.context = replace(run.context, mcp_url=link.url, tools=listed)
+    run.mcp = link.tools
 
 
 async def _close(agent: Agent) -> None:

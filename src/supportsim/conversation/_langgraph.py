@@ -22,6 +22,12 @@ graph run ends (its last AI message is the step: a reply, or tool calls it left 
 as ``interrupt_before=["tools"]`` does). Tools of the user's own, mixed in, run inside
 the graph and are not seen by the scorer.
 
+MCP. A factory taking ``mcp_url`` gets the conversation's MCP session URL (and may be
+``async def``, to load its tools with ``langchain-mcp-adapters``); its ToolNode then calls
+the Environment through the MCP host itself, the calls land in the call log, and the
+conversation writes them into the transcript (``_owned.own_call_messages``). The step is
+the graph run's last AI message, with the usage of every model call of the run.
+
 Usage and latency come from the graph's messages: ``usage_metadata`` for tokens, the
 model's name from ``response_metadata``, and ``llm_ms`` as the time from the step's start
 (or from handing back the tool results) to the AI message: the model call plus the graph's
@@ -33,9 +39,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import inspect
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import orjson
@@ -132,7 +139,9 @@ class LangGraphAgent:
     Args:
         graph: a compiled graph, or None when ``factory`` builds it from the tools.
         name: the Agent's label.
-        factory: called once, on the first step, with ``tools=`` the scenario's tools.
+        factory: called (or awaited) once, on the first step, with what it ``wants``.
+        wants: the factory's parameters: ``tools`` (the scenario's tools) and/or
+            ``mcp_url`` (the conversation's MCP session URL).
         clock: monotonic seconds, for ``llm_ms``.
     """
 
@@ -142,11 +151,13 @@ class LangGraphAgent:
         name: str,
         *,
         factory: Callable[..., Any] | None = None,
+        wants: Collection[str] = ("tools",),
         clock: Clock = time.perf_counter,
     ) -> None:
         self.name = name
         self._graph = graph
         self._factory = factory
+        self._wants = frozenset(wants)
         self._clock = clock
         self._bridge = _Bridge()
         self._tools: set[str] = set()
@@ -155,10 +166,11 @@ class LangGraphAgent:
         self._reported: set[str] = set()
         self._pending: dict[str, tuple[ToolCall, asyncio.Future[tuple[str, bool]]]] = {}
         self._latest: Any = None  # the newest AI message of this run
+        self._ai: dict[str, Any] = {}  # every new AI message of this run, by id
 
     async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
         if self._graph is None:
-            self._build(context)
+            await self._build(context)
         started = self._clock()
         if self._run is None:
             self._start(context, history)
@@ -177,12 +189,22 @@ class LangGraphAgent:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await run
 
-    def _build(self, context: AgentContext) -> None:
+    async def _build(self, context: AgentContext) -> None:
         from supportsim.conversation._checked import AgentFault
+        from supportsim.conversation._owned import mcp_url_of
 
         assert self._factory is not None
-        self._tools = {t.name for t in context.tools}
-        graph = self._factory(tools=langchain_tools(context.tools, self._bridge))
+        kwargs: dict[str, Any] = {}
+        if "tools" in self._wants:
+            self._tools = {t.name for t in context.tools}
+            kwargs["tools"] = langchain_tools(context.tools, self._bridge)
+        if "mcp_url" in self._wants:
+            kwargs["mcp_url"] = mcp_url_of(context)
+        graph = self._factory(**kwargs)
+        if inspect.isawaitable(graph):  # an async factory (loading MCP tools), isolated too
+            graph = await asyncio.get_running_loop().create_task(
+                _awaited(graph), context=contextvars.Context()
+            )
         if not callable(getattr(graph, "ainvoke", None)):
             raise AgentFault(
                 f"the factory of {self.name!r} returned {type(graph).__name__}, "
@@ -195,6 +217,7 @@ class LangGraphAgent:
         self._sent = {m.id for m in sent}
         self._reported.clear()
         self._latest = None
+        self._ai.clear()
         # A fresh, empty context: nothing of supportsim's own graph run leaks in.
         self._run = asyncio.get_running_loop().create_task(
             self._drive(sent), context=contextvars.Context()
@@ -251,6 +274,7 @@ class LangGraphAgent:
         new = [m for m in messages if isinstance(m, AIMessage) and m.id not in self._sent]
         if new:
             self._latest = new[-1]
+            self._ai.update((m.id, m) for m in new)
 
     def _ready(self) -> bool:
         """Every supportsim tool the latest AI message asked for is waiting (or a call
@@ -281,12 +305,16 @@ class LangGraphAgent:
             raise AddedNoReply(
                 f"the LangGraph graph {self.name!r} ended after its tools, without a reply"
             )
+        # AI messages never reported were answered by the graph's own tools (over MCP):
+        # their model calls belong to this step.
+        unreported = [m for m in self._ai.values() if m.id not in self._reported]
+        self._reported.update(m.id for m in unreported)
         self._reported.add(last.id)
         calls = tuple(
             ToolCall(c.get("id") or f"lg-{uuid.uuid4().hex[:12]}", c["name"], _dumps(c))
             for c in last.tool_calls
         )
-        llm = _llm_call(last, self._clock() - started)
+        llm = _llm_call(last, self._clock() - started, unreported)
         return AgentStep(content=_text(last.content), tool_calls=calls, llm=llm)
 
 
@@ -294,22 +322,25 @@ def _dumps(call: Any) -> str:
     return orjson.dumps(call.get("args", {}), default=str).decode()
 
 
-def _llm_call(message: Any, seconds: float) -> LLMCall | None:
-    """The model call behind an AI message, if a model made it (usage or metadata)."""
+def _llm_call(message: Any, seconds: float, also: Sequence[Any] = ()) -> LLMCall | None:
+    """The model call behind an AI message, if a model made it (usage or metadata), with
+    the tokens of ``also`` (earlier AI messages of the same step) added."""
     usage = getattr(message, "usage_metadata", None) or {}
     meta = getattr(message, "response_metadata", None) or {}
     if not usage and not meta:
         return None  # plain Python made this message: no model to time
     model = meta.get("model_name") or meta.get("model") or "langgraph"
-    return LLMCall(
-        "agent",
-        str(model),
-        seconds * 1000.0,
-        None,
-        usage.get("input_tokens"),
-        usage.get("output_tokens"),
-        None,
-    )
+    tokens = [usage.get("input_tokens"), usage.get("output_tokens")]
+    for other in also:
+        extra = getattr(other, "usage_metadata", None) or {}
+        for i, key in enumerate(("input_tokens", "output_tokens")):
+            if tokens[i] is not None and extra.get(key) is not None:
+                tokens[i] += extra[key]
+    return LLMCall("agent", str(model), seconds * 1000.0, None, tokens[0], tokens[1], None)
+
+
+async def _awaited(value: Any) -> Any:
+    return await value
 
 
 def _args(raw: str) -> dict[str, Any]:

@@ -22,10 +22,14 @@ from supportsim.llm import ToolCall
 
 @dataclass(frozen=True, slots=True)
 class AgentContext:
-    """What an Agent is configured with for one conversation."""
+    """What an Agent is configured with for one conversation.
+
+    ``mcp_url``: the conversation's MCP session URL when the run serves its tools over
+    MCP (its Environment, call log and faults), else None."""
 
     system_prompt: str
     tools: tuple[ToolSchema, ...]
+    mcp_url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 Agents: ``oracle``; ``openai:MODEL``; ``anthropic:MODEL``; a name from the models file;
 ``http:URL[#MODEL]`` (a deployed agent service speaking OpenAI Chat Completions);
-``python:package.module:attr``; ``langgraph:package.module:attr``.
+``python:package.module:attr``; ``langgraph:package.module:attr``. A models-file entry
+with ``owned: true`` is an agent-owned service (``_owned.py``).
 Customers: ``scripted``; or any model spec (the LLM Customer).
 
 An Agent's label (its name in records, tables and unit ids) is ``LABEL`` of
@@ -20,17 +21,18 @@ from typing import Literal, TypeVar
 
 from supportsim.conversation._adapters import (
     agent_name,
+    factory_params,
     graph_name,
     langgraph_agent,
     new_graph,
     new_python_agent,
     python_agent,
-    takes_tools,
 )
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller
 from supportsim.conversation._llm_customer import LLMCustomer
 from supportsim.conversation._oracle import OracleAgent
-from supportsim.conversation._participants import Agent, Customer
+from supportsim.conversation._owned import OwnedAgent, asks_for_mcp
+from supportsim.conversation._participants import Agent, AgentContext, Customer
 from supportsim.conversation._prompts import customer_system_prompt
 from supportsim.conversation._scripted import ScriptedCustomer
 from supportsim.domains import Domain
@@ -38,7 +40,7 @@ from supportsim.errors import InputError
 from supportsim.llm import ModelConfig, parse_model_spec, scrub_url_credentials
 from supportsim.scenario import Persona, PlannedCall, Scenario, reference_plan
 
-AgentKind = Literal["oracle", "llm", "python", "langgraph"]
+AgentKind = Literal["oracle", "llm", "python", "langgraph", "owned"]
 LabelFrom = Literal["spec", "name", "given"]
 T = TypeVar("T")
 CallerFor = Callable[[ModelConfig, str], ModelCaller]
@@ -54,6 +56,11 @@ class AgentSpec:
     spec: str = ""
     """The spec as given, without its label (empty: the label is the spec)."""
     label_from: LabelFrom = "spec"
+    mcp: bool = False
+    """The Agent reaches its tools over MCP itself: the conversation opens an MCP session
+    for it whatever ``--tools`` says and passes its URL as ``AgentContext.mcp_url``, with
+    no tool schemas (an owned service, a python Agent with ``tools = "mcp"``, a langgraph
+    factory taking ``mcp_url``)."""
 
 
 def split_label(value: str) -> tuple[str | None, str]:
@@ -75,8 +82,8 @@ def parse_agent_spec(value: str, models: Mapping[str, ModelConfig]) -> AgentSpec
     """Parse one ``--agent [LABEL=]SPEC`` value. Plug-ins are checked now, before any unit
     runs: a python factory is called once and its object must have an async
     ``step(context, history)``; a langgraph factory is called once and must return a
-    compiled graph (a factory taking ``tools`` is checked by its signature only: its tools
-    belong to a conversation).
+    compiled graph (a factory taking ``tools`` or ``mcp_url`` is checked by its signature
+    only: both belong to a conversation).
 
     Raises:
         InputError: Unknown form, a bad ``http:`` URL, a target that does not import, or a
@@ -94,12 +101,12 @@ def _parse_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
         return AgentSpec(spec, "oracle")
     if spec.startswith("python:"):
         target = spec[len("python:") :]
-        name = agent_name(_checked(spec, lambda: new_python_agent(target)))
-        return _plugin(spec, "python", target, name)
+        agent = _checked(spec, lambda: new_python_agent(target))
+        return replace(_plugin(spec, "python", target, agent_name(agent)), mcp=asks_for_mcp(agent))
     if spec.startswith("langgraph:"):
         target = spec[len("langgraph:") :]
-        if _checked(spec, lambda: takes_tools(target)):
-            return _plugin(spec, "langgraph", target, None)
+        if params := _checked(spec, lambda: factory_params(target)):
+            return replace(_plugin(spec, "langgraph", target, None), mcp="mcp_url" in params)
         name = graph_name(_checked(spec, lambda: new_graph(target)))
         return _plugin(spec, "langgraph", target, name)
     if spec.startswith("http:"):
@@ -116,7 +123,10 @@ def _parse_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
             name=spec, provider="openai", model=model or "agent", base_url=url, api_key_env=None
         )
         return AgentSpec(spec, "llm", model=config)
-    return AgentSpec(spec, "llm", model=parse_model_spec(spec, models))
+    model = parse_model_spec(spec, models)
+    if model.owned:
+        return AgentSpec(spec, "owned", model=model, mcp=True)
+    return AgentSpec(spec, "llm", model=model)
 
 
 def _checked(spec: str, check: Callable[[], T]) -> T:
@@ -138,9 +148,16 @@ def _plugin(spec: str, kind: AgentKind, target: str, name: str | None) -> AgentS
 
 
 def parse_customer_spec(spec: str, models: Mapping[str, ModelConfig]) -> CustomerSpec:
+    """Parse ``--customer``. Raises InputError for an unknown spec, or an owned agent
+    service (it answers as an agent, with its own prompt: it cannot play a Customer)."""
     if spec == "scripted":
         return CustomerSpec(spec)
-    return CustomerSpec(spec, parse_model_spec(spec, models))
+    model = parse_model_spec(spec, models)
+    if model.owned:
+        raise InputError(
+            f"--customer {spec}: an owned agent service (owned: true) cannot play the Customer"
+        )
+    return CustomerSpec(spec, model)
 
 
 def build_agent(spec: AgentSpec, scenario: Scenario, caller_for: CallerFor) -> Agent:
@@ -152,7 +169,20 @@ def build_agent(spec: AgentSpec, scenario: Scenario, caller_for: CallerFor) -> A
     if spec.kind == "langgraph":
         return langgraph_agent(spec.target, spec.label)
     assert spec.model is not None
+    if spec.kind == "owned":
+        return OwnedAgent(spec.label, caller_for(spec.model, "agent"))
     return LLMAgent(spec.label, caller_for(spec.model, "agent"))
+
+
+def agent_context_for(spec: AgentSpec, context: AgentContext) -> AgentContext:
+    """What ``spec``'s Agent is configured with in one conversation. An Agent that reaches
+    its tools over MCP itself is shown no tool schemas (the MCP session lists them; the
+    conversation sets ``mcp_url``), and an owned service no system prompt either: it
+    brings its own. A langgraph factory keeps them: it is handed our tools only if it
+    also takes ``tools``."""
+    if not spec.mcp or spec.kind == "langgraph":
+        return context
+    return AgentContext("" if spec.kind == "owned" else context.system_prompt, ())
 
 
 def build_customer(

@@ -2,6 +2,8 @@
 
 from supportsim.environment._calls import CallRecord, ToolResult
 from supportsim.environment._faults import DEFAULT_TIMEOUT_MS, FAILURE_MESSAGES, failure_message
+from supportsim.environment._mcp import McpHost
+from supportsim.environment._mcp_stdio import BridgeError, serve_stdio_bridge
 from supportsim.environment._mock_tools import build_mock_tool
 from supportsim.environment._runtime import (
     BLOCKING_LIMIT_S,
@@ -16,11 +18,14 @@ __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "FAILURE_MESSAGES",
     "BlockingToolError",
+    "BridgeError",
     "CallRecord",
     "Environment",
+    "McpHost",
     "ToolResult",
     "ToolSchema",
     "build_mock_tool",
     "failure_message",
     "scenario_tools",
+    "serve_stdio_bridge",
 ]

@@ -96,6 +96,10 @@ class ModelConfig(_Strict):
         context_window: Most tokens the model takes (prompt plus ``max_tokens``); a
             prompt estimated above it fails at once with ``ContextTooLong`` naming the
             limit, instead of the server's 400 (any role: judge, author, Customer, Agent).
+        owned: An agent-owned ``http:`` service (an ``openai`` entry with a ``base_url``):
+            it brings its own prompt and tool loop, so it is sent only the Customer's
+            messages and its own replies, never our system prompt or tool list, plus the
+            conversation's MCP URL in the ``X-Supportsim-MCP-URL`` header. Agents only.
     """
 
     name: str
@@ -110,6 +114,7 @@ class ModelConfig(_Strict):
     stream: bool = True
     structured_output: bool | Literal["auto"] = "auto"
     context_window: int | None = Field(default=None, gt=0)
+    owned: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -158,9 +163,13 @@ def _misfits(config: ModelConfig) -> list[tuple[tuple[str, ...], object, str]]:
         if config.structured_output is True:
             message = "response_format is an OpenAI-compatible option; Anthropic uses the tool"
             found.append((("structured_output",), True, message))
+        if config.owned:
+            found.append((("owned",), True, "only an openai-compatible http service can be owned"))
     elif p.thinking_budget is not None:
         message = "only for anthropic; use reasoning_effort for openai"
         found.append((("params", "thinking_budget"), p.thinking_budget, message))
+    if config.owned and config.base_url is None:
+        found.append((("owned",), True, "an owned agent is a service: give its base_url"))
     return found
 
 

@@ -107,4 +107,6 @@ def build_openai_params(
     if stream:
         params["stream"] = True
         params["stream_options"] = {"include_usage": True}
+    if request.headers:  # an agent-owned service's MCP URL (X-Supportsim-MCP-URL)
+        params["extra_headers"] = dict(request.headers)
     return params

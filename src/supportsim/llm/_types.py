@@ -87,6 +87,8 @@ class LLMRequest:
     ``parameters``. The client asks for it the way the model does best, a forced call of
     the tool or JSON schema output (see ``_structured``); read the answer with
     ``structured_candidates``.
+    ``headers`` are extra HTTP headers of this call (an agent-owned service's MCP URL);
+    OpenAI-compatible endpoints only.
     """
 
     system: str
@@ -94,6 +96,7 @@ class LLMRequest:
     tools: tuple[ToolSpec, ...] = ()
     tool_choice: ToolChoice = "auto"
     structured: ToolSpec | None = None
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ replies, injected latency and injected failures. See :mod:`supportsim.testing.se
 """
 
 from supportsim.testing.autopilot import autopilot, load_script, serve
+from supportsim.testing.plan_model import plan_responder
 from supportsim.testing.replies import (
     Reply,
     ToolCallSpec,
@@ -32,6 +33,7 @@ __all__ = [
     "http_error",
     "load_script",
     "malformed_call",
+    "plan_responder",
     "reply",
     "say",
     "serve",

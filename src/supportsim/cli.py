@@ -344,6 +344,13 @@ def run(
     timeout_s: Annotated[
         float | None, typer.Option("--timeout-s", min=0, help="Per conversation.")
     ] = None,
+    conversation_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--conversation-mode",
+            help="auto (tau2's conventions for imported tau2 tasks), supportsim or tau2.",
+        ),
+    ] = None,
     models: Annotated[str | None, typer.Option("--models", help="Models file (YAML).")] = None,
     personas: Annotated[str | None, typer.Option("--personas", help="Persona folder.")] = None,
     out_dir: Annotated[str | None, typer.Option("--out", help="Parent of run directories.")] = None,
@@ -373,6 +380,7 @@ def run(
         "deadline_s": deadline,
         "max_turns": max_turns,
         "timeout_s": timeout_s,
+        "conversation_mode": conversation_mode,
         "models_file": models,
         "personas": personas,
         "out": out_dir,

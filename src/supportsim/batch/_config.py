@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from supportsim._yaml import read_yaml
-from supportsim.conversation import AgentSpec
+from supportsim.conversation import AgentSpec, ConversationMode
 from supportsim.errors import InputError, Problem, ScenarioError
 
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -152,6 +152,10 @@ class RunConfig(BaseModel):
     """Override every scenario's max_turns."""
     timeout_s: float = Field(default=600.0, gt=0)
     """Wall-clock bound of one conversation."""
+    conversation_mode: ConversationMode = "auto"
+    """``auto``: tau2-bench's conversation conventions (prompts, greeting, stop tokens, tool
+    texts, 200 steps) for scenarios imported from tau2, ours for the others; ``supportsim``
+    or ``tau2``: that mode for every scenario."""
     call_timeout_s: float | None = Field(default=None, gt=0)
     """Bound of one model call (default: each model's timeout_s)."""
     retries: Retries = Retries()

@@ -280,6 +280,7 @@ def unit_context(
         caller_for=caller_for,
         max_turns=config.max_turns,
         timeout_s=config.timeout_s,
+        conversation_mode=config.conversation_mode,
         scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
     )
 

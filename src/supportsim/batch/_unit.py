@@ -22,6 +22,7 @@ from supportsim.conversation import (
     AgentContext,
     AgentSpec,
     CallerFor,
+    ConversationMode,
     CustomerSpec,
     Limits,
     Transcript,
@@ -29,7 +30,11 @@ from supportsim.conversation import (
     build_agent,
     build_customer,
     build_graph,
+    build_tau2_customer,
     run_conversation,
+    tau2_agent_system_prompt,
+    tau2_rules,
+    uses_tau2,
 )
 from supportsim.domains import Domain
 from supportsim.environment import Environment
@@ -51,6 +56,8 @@ class UnitContext:
     caller_for: CallerFor
     max_turns: int | None = None
     timeout_s: float = 600.0
+    conversation_mode: ConversationMode = "auto"
+    """Whose conversation conventions each scenario is held by (``uses_tau2``)."""
     clock: Callable[[], float] = time.perf_counter
     scrub: Scrubber = field(default_factory=Scrubber)
     """Removes the run's API key values and URL credentials from every stored line."""
@@ -70,9 +77,11 @@ class UnitContext:
         generated from pydantic models: milliseconds per conversation otherwise)."""
         if scenario.id not in self._contexts:
             domain = self.domains[scenario.domain]
-            self._contexts[scenario.id] = AgentContext(
-                agent_system_prompt(domain, scenario), tuple(env.schemas())
-            )
+            if uses_tau2(self.conversation_mode, scenario):
+                prompt = tau2_agent_system_prompt(domain.policy, scenario.context)
+            else:
+                prompt = agent_system_prompt(domain, scenario)
+            self._contexts[scenario.id] = AgentContext(prompt, tuple(env.schemas()))
         return self._contexts[scenario.id]
 
     async def reference(self, scenario: Scenario) -> dict[str, Any]:
@@ -96,11 +105,15 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     try:
         domain = ctx.domains[scenario.domain]
         agent = build_agent(ctx.agents[unit.agent], scenario, ctx.caller_for)
-        customer = build_customer(
+        tau2 = tau2_rules() if uses_tau2(ctx.conversation_mode, scenario) else None
+        make_customer = build_customer if tau2 is None else build_tau2_customer
+        customer = make_customer(
             ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
         )
         env = Environment(domain, scenario)
-        limits = Limits(max_turns=ctx.max_turns or scenario.max_turns, timeout_s=ctx.timeout_s)
+        # tau2 bounds steps, not turns (a turn takes a step at least): --max-turns still binds
+        turns = ctx.max_turns or (scenario.max_turns if tau2 is None else tau2.max_steps)
+        limits = Limits(max_turns=turns, timeout_s=ctx.timeout_s)
         transcript = await run_conversation(
             env,
             agent,
@@ -109,6 +122,7 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
             limits,
             clock=ctx.clock,
             graph=ctx.graph,
+            tau2=tau2,
         )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":

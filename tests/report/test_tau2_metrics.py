@@ -122,3 +122,15 @@ def test_the_terminal_report_shows_tau2s_table_only_for_tau2_runs() -> None:
     row = next(line for line in after if line.strip("│ ").startswith("agent"))
     assert "75.0%" in row and "50.0%" in row  # avg reward 3/4; pass^2 (0 + 1) / 2
     assert "tau2-bench metrics" not in shown([make_record("s", "agent", 1)])
+
+
+def test_the_html_report_has_a_tau2_section_only_for_tau2_runs() -> None:
+    from supportsim.report import render_report
+
+    tau2 = [tau2_record("t", 1, reward=1.0), tau2_record("t", 2, reward=0.0)]
+    html = render_report(summarise(tau2, trials=2), tau2, run_id="r", in_progress=False)
+    section = html.split('<section id="tau2">', 1)[1].split("</section>", 1)[0]
+    assert "tau2-bench metrics" in section and "50.0%" in section  # avg reward, pass^1
+    ours = [make_record("s", "agent", 1)]
+    html = render_report(summarise(ours, trials=1), ours, run_id="r", in_progress=False)
+    assert '<section id="tau2">' not in html

@@ -478,3 +478,19 @@ def test_auto_uses_tau2_only_for_imported_tasks(scenario: Scenario) -> None:
     assert uses_tau2("tau2", scenario) is True
     assert uses_tau2("supportsim", scenario) is False
     assert uses_tau2("auto", scenario) is False  # not imported from tau2
+
+
+async def test_the_autopilot_plays_tau2s_user_simulator_to_its_stop_token(
+    server: MockLLMServer, provider: str, retail: Tau2Domain, scenario: Scenario, persona: Persona
+) -> None:
+    from supportsim.testing import autopilot
+
+    server.default(None, autopilot)
+
+    h, record = await run_tau2(server, provider, retail, scenario, persona)
+
+    assert (record["termination"], record["end_reason"]) == ("customer_done", "tau2_stop")
+    customer = [m["content"] for m in record["messages"] if m["role"] == "customer"]
+    assert len(customer) == 3 and customer[-1].endswith("###STOP###")
+    assert all("###STOP###" not in m for m in customer[:-1])
+    assert len(h.agent_requests()) == 2

@@ -41,9 +41,19 @@ from supportsim.scenario._plan import (
 from supportsim.scenario._rules import plain, uncited
 from supportsim.scenario._say import SayItem, SayKind
 from supportsim.scenario._suites import SUITES_FILE, Suite, load_suites, select_suite
+from supportsim.scenario._tau2 import (
+    REWARD_COMPONENTS,
+    RewardComponent,
+    Tau2Action,
+    Tau2IgnoredAction,
+    Tau2Instructions,
+    Tau2Source,
+    Tau2Task,
+)
 
 __all__ = [
     "CATEGORIES",
+    "REWARD_COMPONENTS",
     "SUITES_FILE",
     "TEMPLATES",
     "CallSpec",
@@ -64,11 +74,17 @@ __all__ = [
     "PlanItem",
     "PlannedCall",
     "PlannedSay",
+    "RewardComponent",
     "SayItem",
     "SayKind",
     "Scenario",
     "Step",
     "Suite",
+    "Tau2Action",
+    "Tau2IgnoredAction",
+    "Tau2Instructions",
+    "Tau2Source",
+    "Tau2Task",
     "Template",
     "check_references",
     "coverage",

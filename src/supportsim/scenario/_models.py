@@ -22,6 +22,7 @@ from pydantic import (
 
 from supportsim.scenario._matchers import Matcher
 from supportsim.scenario._say import SayItem, as_list
+from supportsim.scenario._tau2 import Tau2Task
 
 Category = Literal[
     "billing",
@@ -348,6 +349,9 @@ class Scenario(_Schema):
     faults: list[Fault] = []
     tool_latency_ms: dict[str, float] = {}
     """Simulated latency per tool name, in milliseconds."""
+    tau2: Tau2Task | None = None
+    """An imported tau2-bench task (``supportsim import tau2``): scored the way tau2 scores
+    it, one check per reward component, instead of by ``workflow``."""
 
     _source: str = PrivateAttr(default="<memory>")
     _sha256: str = PrivateAttr(default="")

@@ -28,7 +28,7 @@ from supportsim.conversation import Tau2Rules, tool_content, uses_tau2
 from supportsim.conversation._tau2 import tau2_prompts, tau2_user_system_prompt, user_scenario_text
 from supportsim.domains.tau2_retail import Tau2Domain, db_hash, domain
 from supportsim.errors import ToolError
-from supportsim.scenario import Persona, Scenario
+from supportsim.scenario import Persona, Scenario, Tau2Instructions, Tau2Source, Tau2Task
 from supportsim.store import ConversationRecord
 from supportsim.testing import MockLLMServer, Reply, call, reply, say
 
@@ -474,10 +474,47 @@ async def test_too_many_tool_errors_end_the_conversation_as_an_error(
 # --- mode selection ---------------------------------------------------------------------------
 
 
+def imported(scenario: Scenario) -> Scenario:
+    """``scenario`` carrying tau2's task 0 (the fixture's), as ``import tau2`` writes it."""
+    task = json.loads((RETAIL / "tasks.json").read_text(encoding="utf-8"))[0]
+    tau2 = Tau2Task(
+        task_id=task["id"],
+        instructions=Tau2Instructions(**task["user_scenario"]["instructions"]),
+        persona=task["user_scenario"]["persona"],
+        reward_basis=["DB"],
+        source=Tau2Source(path="tasks.json", tasks_sha256="0" * 64),
+    )
+    return scenario.model_copy(update={"tau2": tau2})
+
+
 def test_auto_uses_tau2_only_for_imported_tasks(scenario: Scenario) -> None:
     assert uses_tau2("tau2", scenario) is True
     assert uses_tau2("supportsim", scenario) is False
     assert uses_tau2("auto", scenario) is False  # not imported from tau2
+    assert uses_tau2("auto", imported(scenario)) is True
+    assert uses_tau2("supportsim", imported(scenario)) is False
+
+
+async def test_an_imported_task_runs_in_the_tau2_mode_by_default_with_its_own_instructions(
+    server: MockLLMServer, provider: str, retail: Tau2Domain, scenario: Scenario, persona: Persona
+) -> None:
+    server.script(AGENT_MODEL, [say("Sure, what is your email?")])
+    server.script("customer-m", customer_script(OPENING, "###STOP###"))
+    task = imported(scenario)
+
+    h, record = await run_tau2(server, provider, retail, task, persona, mode="auto")
+
+    assert task.tau2 is not None and isinstance(task.tau2.instructions, Tau2Instructions)
+    i = task.tau2.instructions
+    expected = (
+        "<scenario>\nInstructions:\n\tDomain: retail\n\tReason for call:\n\t\t"
+        f"{i.reason_for_call}\n\tKnown info:\n\t\t{i.known_info}\n\tUnknown info:\n\t\t"
+        f"{i.unknown_info}\n\tTask instructions:\n\t\t{i.task_instructions}\n</scenario>"
+    )
+    assert system_text(h.customer_requests()[0]).endswith("\n\n\n" + expected)
+    assert "Yusuf. Tone" not in system_text(h.customer_requests()[0])  # not our persona
+    assert record["messages"][0]["content"] == GREETING
+    assert system_text(h.agent_requests()[0]).startswith("<instructions>")
 
 
 async def test_the_autopilot_plays_tau2s_user_simulator_to_its_stop_token(

@@ -45,7 +45,7 @@ from supportsim.domains import Domain
 from supportsim.environment import CallRecord
 from supportsim.errors import SimulatorFault
 from supportsim.llm import LLMMessage, LLMRequest
-from supportsim.scenario import Persona, Scenario
+from supportsim.scenario import Persona, Scenario, Tau2Task
 
 ConversationMode = Literal["auto", "supportsim", "tau2"]
 """``auto``: tau2's conventions for scenarios imported from tau2 (``Scenario.tau2`` set),
@@ -121,7 +121,7 @@ def tau2_prompts() -> Tau2Prompts:
 def uses_tau2(mode: ConversationMode, scenario: Scenario) -> bool:
     """Whether ``scenario`` is held in the tau2 mode under run mode ``mode``."""
     if mode == "auto":
-        return getattr(scenario, "tau2", None) is not None
+        return scenario.tau2 is not None
     return mode == "tau2"
 
 
@@ -185,9 +185,8 @@ def scenario_user_text(scenario: Scenario, persona: Persona) -> str:
     the tau2 mode: its hidden goal in tau2's structured shape (reason, known and unknown
     facts, what the customer accepts and when they give up) and the persona's manner.
     """
-    task = getattr(scenario, "tau2", None)
-    if task is not None:
-        return tau2_task_user_text(task)
+    if scenario.tau2 is not None:
+        return tau2_task_user_text(scenario.tau2)
     goal = scenario.customer
     known = "\n".join(f"{k}: {v}" for k, v in goal.known_facts.items()) or None
     unknown = "\n".join(goal.unknown_facts) or None
@@ -212,12 +211,11 @@ def scenario_user_text(scenario: Scenario, persona: Persona) -> str:
     )
 
 
-def tau2_task_user_text(task: Any) -> str:
-    """``str(user_scenario)`` of an imported task (``Scenario.tau2``)."""
-    scenario = task.user_scenario
-    if not isinstance(scenario, Mapping):
-        scenario = scenario.model_dump()
-    return user_scenario_text(scenario["instructions"], scenario.get("persona"))
+def tau2_task_user_text(task: Tau2Task) -> str:
+    """``str(user_scenario)`` of an imported task (``Scenario.tau2``), from its verbatim
+    instructions (structured or free text) and persona."""
+    i = task.instructions
+    return user_scenario_text(i if isinstance(i, str) else i.model_dump(), task.persona)
 
 
 def tool_content(record: CallRecord) -> str:

@@ -16,6 +16,9 @@ compiled graph serves every conversation of a batch: compiling costs millisecond
 as much as a whole streamed model call, and a batch passes ``graph=build_graph()`` once.
 ``run_conversation`` never raises except on cancellation: failures
 become a Transcript with a status and the error, keeping what happened before.
+Given ``Tau2Rules`` it holds the conversation by tau2-bench's conventions instead
+(``_tau2.py``): the Agent's greeting first, tau2's step and error bounds, tau2's tool texts,
+no transfer end, and the Customer sees no text sent beside tool calls.
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def load_inputs(
     """Domains, personas and scenarios, fully validated (raises InputError)."""
     from supportsim.scoring import CONCEPTS
 
-    domains = builtin_domains()
+    domains = builtin_domains(paths)
     personas = load_personas([personas_dir])
     catalogue = DomainCatalogue(domains, CONCEPTS)
     scenarios = load_scenarios(paths, catalogue=catalogue, personas=personas)
@@ -140,6 +140,8 @@ def _verdict_json(v: object) -> dict[str, object]:
         "oracle_passed": v.oracle_passed,
         "partial": v.score.partial,
         "state_sha256": v.state_sha256,
+        "initial_state_sha256": v.initial_sha256,
+        "unscored": list(v.score.unscored),
         "uncited": v.uncited,
         "problems": v.problems(),
     }
@@ -490,6 +492,42 @@ def mock_server(
         raise _fail_input(exc) from None
     except KeyboardInterrupt:
         out.print("stopped")
+
+
+import_app = typer.Typer(help="Import other benchmarks' tasks as scenarios.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("tau2")
+def import_tau2_command(
+    data_dir: Annotated[
+        Path,
+        typer.Argument(help="tau2 data directory (data/tau2 of a clone) or its retail folder."),
+    ],
+    split: Annotated[
+        str | None, typer.Option(help="train | test | base (default: every task).")
+    ] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder to write.")] = Path(
+        "scenarios/tau2_retail"
+    ),
+    persona: Annotated[str, typer.Option(help="Persona id the scenarios name.")] = "calm_precise",
+) -> None:
+    """Import tau2-bench retail tasks: one scenario per task plus the data the run needs;
+    exit 2 (nothing written) listing every task that cannot be imported."""
+    from supportsim.authoring import import_tau2
+
+    try:
+        if split not in (None, "train", "test", "base"):
+            raise InputError(f"--split {split!r}: one of train, test, base")
+        done = import_tau2(data_dir, split=split, out=out_dir, persona=persona)  # type: ignore[arg-type]
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    out.print(
+        f"imported {len(done.scenario_ids)} tau2 tasks into {done.out} "
+        f"({done.ignored_actions} gold actions ignored: they raise on tau2's tools)",
+        markup=False,
+        highlight=False,
+    )
 
 
 def main() -> None:

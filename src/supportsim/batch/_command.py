@@ -89,7 +89,7 @@ class Prepared:
 def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     """Everything before the first conversation; raises InputError with nothing written."""
     config = resolve_config(request)
-    domains = builtin_domains()
+    domains = builtin_domains(config.scenarios)
     personas_dir = Path(config.personas)
     personas = load_personas([personas_dir])
     loaded = load_scenarios(

@@ -32,7 +32,7 @@ def build_cases(
     manifest: Mapping[str, Any], records: Iterable[ConversationRecord]
 ) -> tuple[dict[str, Case], list[str]]:
     """A Case per scenario id of ``records``, and warnings about scenarios not used."""
-    domains = builtin_domains()
+    domains = builtin_domains((manifest.get("config") or {}).get("scenarios") or ())
     warnings: list[str] = []
     try:
         scenarios = {s.id: s for s in _load(manifest.get("config") or {}, domains)}

@@ -11,8 +11,9 @@ from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.domains import TRANSFER_TOOL, Domain, Tool
 from supportsim.environment import Environment, scenario_tools
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
-from supportsim.scoring._checks import Check, Score
+from supportsim.scoring._checks import AssertionVerdict, Check, Score
 from supportsim.scoring._say import Speech, discloses
+from supportsim.scoring._tau2 import tau2_score
 from supportsim.scoring._templates import template_checks
 from supportsim.scoring._text import search
 from supportsim.scoring._workflow import Rules, args_match, step_checks
@@ -38,11 +39,15 @@ def score(
     reference: dict[str, Any],
     *,
     initial: Mapping[str, Any] | None = None,
+    verdicts: Sequence[AssertionVerdict] | None = None,
 ) -> Score:
     """Score one conversation. Pure and deterministic; run it off any timed path.
 
     ``initial``: the scenario's initial state dump, when the caller scores many
-    conversations of one scenario (computed here otherwise)."""
+    conversations of one scenario (computed here otherwise). An imported tau2 scenario is
+    scored the way tau2 scores it (``_tau2.py``), with the assertion judge's ``verdicts``."""
+    if scenario.tau2 is not None:
+        return tau2_score(scenario, transcript, reference, verdicts=verdicts)
     tools = scenario_tools(domain, scenario)
     rules = rules_for(domain, tools)
     speech = Speech(scenario.language, scenario.lexicon)

@@ -115,7 +115,7 @@ def rescore_command(
         personas_path = personas_dir or _personas_dir(manifest)
         if personas_dir is not None and not personas_dir.is_dir():
             raise InputError(f"{personas_dir}: no such persona folder (--personas)")
-        domains = builtin_domains()
+        domains = builtin_domains(paths)
         personas = load_personas([personas_path]) if personas_path.is_dir() else {}
         catalogue = DomainCatalogue(domains, CONCEPTS)  # as `validate` and `run` load them
         loaded = load_scenarios(paths, catalogue=catalogue, personas=personas)

@@ -356,6 +356,13 @@ def run(
     models: Annotated[str | None, typer.Option("--models", help="Models file (YAML).")] = None,
     personas: Annotated[str | None, typer.Option("--personas", help="Persona folder.")] = None,
     out_dir: Annotated[str | None, typer.Option("--out", help="Parent of run directories.")] = None,
+    assertion_judge: Annotated[
+        str | None,
+        typer.Option(
+            "--assertion-judge",
+            help="Model judging imported tau2 tasks' NL assertions (tau2: openai:gpt-4.1).",
+        ),
+    ] = None,
 ) -> None:
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
@@ -386,6 +393,7 @@ def run(
         "models_file": models,
         "personas": personas,
         "out": out_dir,
+        "assertion_judge": assertion_judge,
     }
     request = RunRequest(config, overrides, run_id=run_id, resume=resume, force=force)
     code = run_command(

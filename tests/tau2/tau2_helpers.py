@@ -1,101 +1,35 @@
-"""Scripted participants for whole tau2 runs against the loopback mock server.
-
-The simulated user opens with its task's reason for call (read from its own system prompt,
-tau2's ``<scenario>``) and stops with ``###STOP###`` once the agent has answered. The agent
-recognises the task by that opening and replays the task's gold actions, one tool call per
-request, then reports; a task listed in ``flaky`` is solved only on its first conversation
-(so pass^1 and pass^2 differ), one listed in ``idle`` never.
-"""
+"""Shared paths and builders of tau2 data for the tau2 tests."""
 
 from __future__ import annotations
 
 import json
-import re
-import threading
-from collections import Counter
-from collections.abc import Iterable
+import shutil
 from pathlib import Path
 from typing import Any
 
-from supportsim.testing import RecordedRequest, Reply, call, reply, say
-
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "tau2"
-TASKS: dict[str, dict[str, Any]] = {
-    t["id"]: t
-    for t in json.loads((FIXTURE / "domains" / "retail" / "tasks.json").read_text("utf-8"))
-}
-OPENING = "Hello. {reason}"
-DONE = "All done: I have taken care of everything you asked for."
-STOP = "Thank you, that is everything. ###STOP###"
-_REASON = re.compile(r"Reason for call:\n\t\t(.*?)\n\t[A-Z]", re.DOTALL)
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+DATA = FIXTURES / "tau2"
+RETAIL = DATA / "domains" / "retail"
+PERSONAS = FIXTURES / "personas"
+EXPECTED: dict[str, Any] = json.loads((RETAIL / "expected_train.json").read_text())
+TASKS: list[dict[str, Any]] = json.loads((RETAIL / "tasks.json").read_text())
 
 
-def _messages(request: RecordedRequest) -> list[dict[str, Any]]:
-    return [m for m in request.body["messages"] if m.get("role") != "system"]
+def data_dir(root: Path, tasks: list[Any], splits: dict[str, Any] | None = None) -> Path:
+    """A tau2 data directory under ``root`` holding ``tasks`` (the fixture's db and policy)."""
+    retail = root / "data" / "tau2" / "domains" / "retail"
+    retail.mkdir(parents=True)
+    shutil.copyfile(RETAIL / "db.json", retail / "db.json")
+    shutil.copyfile(RETAIL / "policy.md", retail / "policy.md")
+    (retail / "tasks.json").write_text(json.dumps(tasks))
+    if splits is not None:
+        (retail / "split_tasks.json").write_text(json.dumps(splits))
+    return root / "data" / "tau2"
 
 
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content") or ""
-    if isinstance(content, str):
-        return content
-    return "".join(b.get("text", "") for b in content if isinstance(b, dict))
-
-
-def _system(request: RecordedRequest) -> str:
-    if request.api == "anthropic":
-        system = request.body.get("system", "")
-        return system if isinstance(system, str) else "".join(b["text"] for b in system)
-    first = request.body["messages"][0]
-    return first["content"] if first["role"] == "system" else ""
-
-
-def user(request: RecordedRequest) -> Reply:
-    """tau2's user simulator: the reason for call, then the stop token."""
-    match = _REASON.search(_system(request))
-    assert match is not None, "the user simulator was not given tau2's user scenario"
-    own = sum(m["role"] == "assistant" for m in _messages(request))
-    return say(OPENING.format(reason=match.group(1).replace("\n\t\t", " ")) if own == 0 else STOP)
-
-
-class Agent:
-    """A responder playing the agent: replays the gold actions of the task it recognises."""
-
-    def __init__(self, *, flaky: Iterable[str] = (), idle: Iterable[str] = ()) -> None:
-        self.flaky, self.idle = set(flaky), set(idle)
-        self.conversations: Counter[str] = Counter()
-        self._lock = threading.Lock()
-
-    def __call__(self, request: RecordedRequest) -> Reply:
-        messages = _messages(request)
-        task = self._task(_text(next(m for m in messages if m["role"] == "user")))
-        done = self._calls_made(request)
-        with self._lock:
-            if done == 0 and len(messages) == 2:  # greeting + opening: a new conversation
-                self.conversations[task] += 1
-            n = self.conversations[task]
-        actions = TASKS[task]["evaluation_criteria"]["actions"]
-        acting = task not in self.idle and (task not in self.flaky or n == 1)
-        if acting and done < len(actions):
-            action = actions[done]
-            return reply(tool_calls=[call(action["name"], **action["arguments"])])
-        return say(DONE)
-
-    @staticmethod
-    def _task(opening: str) -> str:
-        for task_id, task in TASKS.items():
-            reason = task["user_scenario"]["instructions"]["reason_for_call"]
-            if opening == OPENING.format(reason=reason.replace("\n", " ")):
-                return task_id
-        raise AssertionError(f"no task opens with {opening[:80]!r}")
-
-    @staticmethod
-    def _calls_made(request: RecordedRequest) -> int:
-        if request.api == "openai":
-            return sum(len(m.get("tool_calls") or ()) for m in _messages(request))
-        return sum(
-            1
-            for m in _messages(request)
-            if isinstance(m.get("content"), list)
-            for b in m["content"]
-            if b.get("type") == "tool_use"
-        )
+def task(task_id: str = "t1", **criteria: Any) -> dict[str, Any]:
+    """A well-formed tau2 retail task (task 0's instructions and gold path)."""
+    base = json.loads(json.dumps(TASKS[0]))
+    base["id"] = task_id
+    base["evaluation_criteria"].update(criteria)
+    return base

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tau2_helpers import DONE, FIXTURE, STOP, Agent, user
+from run_helpers import DONE, FIXTURE, STOP, Agent, user
 from typer.testing import CliRunner
 
 from supportsim.cli import app

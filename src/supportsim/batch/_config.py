@@ -165,6 +165,9 @@ class RunConfig(BaseModel):
     """Stop starting units this long after the start (seconds, or 30m, 8h)."""
     out: str = "runs"
     """Parent folder of run directories."""
+    assertion_judge: str | None = None
+    """Model spec of the judge of imported tau2 tasks' NL_ASSERTION component (tau2 uses
+    openai:gpt-4.1), called at temperature 0; unset, those tasks are not fully scored."""
 
     @field_validator("name")
     @classmethod

@@ -25,6 +25,7 @@ from supportsim.conversation import (
     ConversationMode,
     CustomerSpec,
     Limits,
+    LLMCall,
     Transcript,
     agent_system_prompt,
     build_agent,
@@ -38,9 +39,10 @@ from supportsim.conversation import (
 )
 from supportsim.domains import Domain
 from supportsim.environment import Environment
-from supportsim.llm import Scrubber
+from supportsim.errors import ProviderError
+from supportsim.llm import ModelConfig, Scrubber
 from supportsim.scenario import Persona, Scenario
-from supportsim.scoring import reference_state, score
+from supportsim.scoring import AssertionVerdict, reference_state, score, tau2_verdicts
 from supportsim.store import ConversationRecord, build_record
 
 
@@ -61,6 +63,8 @@ class UnitContext:
     clock: Callable[[], float] = time.perf_counter
     scrub: Scrubber = field(default_factory=Scrubber)
     """Removes the run's API key values and URL credentials from every stored line."""
+    assertion_judge: ModelConfig | None = None
+    """The judge of tau2 NL_ASSERTION components (``--assertion-judge``), or None."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
@@ -96,6 +100,33 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+async def _tau2_verdicts(
+    ctx: UnitContext, scenario: Scenario, transcript: Transcript
+) -> list[AssertionVerdict] | None:
+    """The assertion judge's verdicts for a tau2 scenario (None: no judge, or not needed).
+    A judge that fails after retries makes the unit an infra error (retried on resume)."""
+    judge = ctx.assertion_judge
+    call = ctx.caller_for(judge, "judge") if judge is not None else None
+    try:
+        verdicts, response = await tau2_verdicts(scenario, transcript, call)
+    except ProviderError as exc:
+        transcript.status, transcript.error = "infra_error", f"assertion judge: {exc}"
+        return None
+    if response is not None and judge is not None:
+        transcript.llm_calls.append(
+            LLMCall(
+                "judge",  # type: ignore[arg-type]  # stored with the unit, never the Agent's
+                judge.name,
+                response.llm_ms,
+                response.ttft_ms,
+                response.input_tokens,
+                response.output_tokens,
+                response.cost_usd,
+            )
+        )
+    return verdicts
+
+
 async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     """Hold the unit's conversation, score it, and return its record (text sanitised)."""
     started_at, t0 = _now(), ctx.clock()
@@ -126,7 +157,10 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":
-            result = score(scenario, domain, transcript, await ctx.reference(scenario))
+            verdicts = await _tau2_verdicts(ctx, scenario, transcript)
+            if transcript.status == "completed":
+                reference = await ctx.reference(scenario)
+                result = score(scenario, domain, transcript, reference, verdicts=verdicts)
     except Exception:
         transcript.status, transcript.termination = "harness_error", "error"
         transcript.error = traceback.format_exc()

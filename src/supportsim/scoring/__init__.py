@@ -15,12 +15,21 @@ from supportsim.scoring._score import (
 )
 from supportsim.scoring._stats import mean_pass_hat_k, pass_hat_k, percentile, wilson_interval
 from supportsim.scoring._tau2 import NO_JUDGE, action_matches, tau2_score
+from supportsim.scoring._tau2_judge import (
+    TAU2_JUDGE_MODEL,
+    assertion_request,
+    judge_assertions,
+    judge_config,
+    parse_verdicts,
+    tau2_verdicts,
+)
 from supportsim.scoring._validate import ScenarioVerdict, state_hash, validate_scenarios
 from supportsim.scoring._workflow import step_checks
 
 __all__ = [
     "CONCEPTS",
     "NO_JUDGE",
+    "TAU2_JUDGE_MODEL",
     "AssertionVerdict",
     "Check",
     "CheckKind",
@@ -28,11 +37,15 @@ __all__ = [
     "ScenarioVerdict",
     "Score",
     "action_matches",
+    "assertion_request",
     "flatten",
     "forbidden_checks",
+    "judge_assertions",
+    "judge_config",
     "mean_pass_hat_k",
     "oracle_run",
     "outcome_check",
+    "parse_verdicts",
     "pass_hat_k",
     "percentile",
     "perturb",
@@ -43,6 +56,7 @@ __all__ = [
     "step_checks",
     "summarise",
     "tau2_score",
+    "tau2_verdicts",
     "validate_scenarios",
     "wilson_interval",
 ]

@@ -51,6 +51,7 @@ def tau2_score(
     assert task is not None, "tau2_score needs a tau2 scenario"
     components: list[Check] = []
     unscored: list[str] = []
+    normal = transcript.termination not in ABNORMAL
     for component in task.reward_basis:
         if component == "DB":
             components.append(db_check(transcript.final_state, reference))
@@ -60,11 +61,10 @@ def tau2_score(
             components.append(action_check(task, transcript.calls))
         else:
             check = assertion_check(task.nl_assertions, verdicts)
-            if check.reason == NO_JUDGE:
+            if check.reason == NO_JUDGE and normal:  # an abnormal end is 0 whatever it says
                 unscored.append(check.id)
             components.append(check)
     actions = action_diagnostics(task, transcript.calls)
-    normal = transcript.termination not in ABNORMAL
     strict = normal and not unscored and all(c.passed for c in components)
     share = sum(c.passed for c in components) / len(components)
     if actions:

@@ -1,4 +1,4 @@
-"""Scripted participants for whole tau2 runs against the loopback mock server.
+"""Scripted participants (and the assertion judge) for whole tau2 runs on the mock server.
 
 The simulated user opens with its task's reason for call (read from its own system prompt,
 tau2's ``<scenario>``) and stops with ``###STOP###`` once the agent has answered. The agent
@@ -9,6 +9,7 @@ request, then reports; a task listed in ``flaky`` is solved only on its first co
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import threading
@@ -99,3 +100,17 @@ class Agent:
             for b in m["content"]
             if b.get("type") == "tool_use"
         )
+
+
+_OUTCOMES = re.compile(r"expectedOutcomes:\s*(\[.*\])", re.DOTALL)
+
+
+def judge(request: RecordedRequest) -> Reply:
+    """tau2's NL assertion judge: every expected outcome met, in tau2's reply format."""
+    match = _OUTCOMES.search(_text(_messages(request)[-1]))
+    assert match is not None, "the judge was not given tau2's expected outcomes"
+    results = [
+        {"expectedOutcome": o, "reasoning": "the agent said so", "metExpectation": True}
+        for o in ast.literal_eval(match.group(1))
+    ]
+    return say(json.dumps({"results": results}))

@@ -531,3 +531,16 @@ async def test_the_autopilot_plays_tau2s_user_simulator_to_its_stop_token(
     assert len(customer) == 3 and customer[-1].endswith("###STOP###")
     assert all("###STOP###" not in m for m in customer[:-1])
     assert len(h.agent_requests()) == 2
+
+
+async def test_an_empty_user_message_is_a_simulator_fault_never_retried(
+    server: MockLLMServer, provider: str, retail: Tau2Domain, scenario: Scenario, persona: Persona
+) -> None:
+    server.script(AGENT_MODEL, [say("Sure, what is your email?")])
+    server.script("customer-m", customer_script(OPENING, "  "))
+
+    h, record = await run_tau2(server, provider, retail, scenario, persona)
+
+    assert (record["status"], record["termination"]) == ("simulator_fault", "error")
+    assert record["simulator_faults"] == ["empty"]
+    assert len(h.customer_requests()) == 2  # no corrective retry, as tau2 has none

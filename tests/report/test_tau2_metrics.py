@@ -93,6 +93,7 @@ def test_only_infra_and_harness_errors_are_left_out_a_simulator_fault_is_a_failu
     assert (m["tasks"], m["simulations"], m["infra_errors"], m["harness_errors"]) == (1, 2, 1, 1)
     assert m["avg_reward"] == 0.5
     assert m["pass_hat_k"] == {"1": 0.5, "2": 0.0}
+    assert m["termination"] == {"user_stop": 1, "max_steps": 0, "error": 1}
 
 
 def test_units_of_our_own_scenarios_get_no_tau2_block() -> None:

@@ -178,6 +178,8 @@ def _verdict_json(v: object) -> dict[str, object]:
         "oracle_passed": v.oracle_passed,
         "partial": v.score.partial,
         "state_sha256": v.state_sha256,
+        "initial_state_sha256": v.initial_sha256,
+        "unscored": list(v.score.unscored),
         "uncited": v.uncited,
         "problems": v.problems(),
     }
@@ -490,6 +492,13 @@ def run(
     timeout_s: Annotated[
         float | None, typer.Option("--timeout-s", min=0, help="Per conversation.")
     ] = None,
+    conversation_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--conversation-mode",
+            help="auto (tau2's conventions for imported tau2 tasks), supportsim or tau2.",
+        ),
+    ] = None,
     models: Annotated[str | None, typer.Option("--models", help="Models file (YAML).")] = None,
     personas: Annotated[str | None, typer.Option("--personas", help="Persona folder.")] = None,
     out_dir: Annotated[str | None, typer.Option("--out", help="Parent of run directories.")] = None,
@@ -514,6 +523,13 @@ def run(
     tools: Annotated[
         str | None,
         typer.Option("--tools", help="How built-in agents reach tools: inprocess, mcp, mcp-stdio."),
+    ] = None,
+    assertion_judge: Annotated[
+        str | None,
+        typer.Option(
+            "--assertion-judge",
+            help="Model judging imported tau2 tasks' NL assertions (tau2: openai:gpt-4.1).",
+        ),
     ] = None,
 ) -> None:
     """Run conversations (scenario x agent x trial) and write a run directory."""
@@ -542,11 +558,13 @@ def run(
         "deadline_s": deadline,
         "max_turns": max_turns,
         "timeout_s": timeout_s,
+        "conversation_mode": conversation_mode,
         "models_file": models,
         "personas": personas,
         "out": out_dir,
         "fail_under": gates,
         "tools": tools,
+        "assertion_judge": assertion_judge,
     }
     try:
         response_cache = _response_cache(cache or cache_agents, cache_dir)
@@ -784,6 +802,42 @@ def mcp_stdio(
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         pass
+
+
+import_app = typer.Typer(help="Import other benchmarks' tasks as scenarios.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("tau2")
+def import_tau2_command(
+    data_dir: Annotated[
+        Path,
+        typer.Argument(help="tau2 data directory (data/tau2 of a clone) or its retail folder."),
+    ],
+    split: Annotated[
+        str | None, typer.Option(help="train | test | base (default: every task).")
+    ] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder to write.")] = Path(
+        "scenarios/tau2_retail"
+    ),
+    persona: Annotated[str, typer.Option(help="Persona id the scenarios name.")] = "calm_precise",
+) -> None:
+    """Import tau2-bench retail tasks: one scenario per task plus the data the run needs;
+    exit 2 (nothing written) listing every task that cannot be imported."""
+    from supportsim.authoring import import_tau2
+
+    try:
+        if split not in (None, "train", "test", "base"):
+            raise InputError(f"--split {split!r}: one of train, test, base")
+        done = import_tau2(data_dir, split=split, out=out_dir, persona=persona)  # type: ignore[arg-type]
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    out.print(
+        f"imported {len(done.scenario_ids)} tau2 tasks into {done.out} "
+        f"({done.ignored_actions} gold actions ignored: they raise on tau2's tools)",
+        markup=False,
+        highlight=False,
+    )
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from pydantic import (
 
 from supportsim._yaml import read_yaml
 from supportsim.batch._gates import thresholds_from
-from supportsim.conversation import AgentSpec, ToolsMode
+from supportsim.conversation import AgentSpec, ConversationMode, ToolsMode
 from supportsim.errors import InputError, Problem, ScenarioError
 from supportsim.llm import RateLimit, RetryPolicy
 
@@ -143,6 +143,10 @@ class RunConfig(BaseModel):
     """Override every scenario's max_turns."""
     timeout_s: float = Field(default=600.0, gt=0)
     """Wall-clock bound of one conversation."""
+    conversation_mode: ConversationMode = "auto"
+    """``auto``: tau2-bench's conversation conventions (prompts, greeting, stop tokens, tool
+    texts, 200 steps) for scenarios imported from tau2, ours for the others; ``supportsim``
+    or ``tau2``: that mode for every scenario."""
     call_timeout_s: float | None = Field(default=None, gt=0)
     """Bound of one model call (default: each model's timeout_s)."""
     retries: RetryPolicy = RetryPolicy(max_attempts=6, max_delay_s=60.0)
@@ -161,6 +165,9 @@ class RunConfig(BaseModel):
     """How the built-in Agents reach their tools: ``inprocess``, ``mcp`` (an MCP client
     over streamable HTTP to the conversation's MCP server) or ``mcp-stdio`` (the same
     through ``supportsim mcp-stdio`` spawned over stdio). Scores do not depend on it."""
+    assertion_judge: str | None = None
+    """Model spec of the judge of imported tau2 tasks' NL_ASSERTION component (tau2 uses
+    openai:gpt-4.1), called at temperature 0; unset, those tasks are not fully scored."""
 
     @field_validator("name")
     @classmethod

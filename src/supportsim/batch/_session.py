@@ -44,7 +44,13 @@ from supportsim.batch._units import Unit, plan_units
 from supportsim.conversation import AgentSpec, CustomerSpec, parse_agent_spec, parse_customer_spec
 from supportsim.domains import Domain
 from supportsim.errors import InputError
-from supportsim.llm import ModelConfig, RetryPolicy, resolve_credentials, scrubber
+from supportsim.llm import (
+    ModelConfig,
+    RetryPolicy,
+    parse_model_spec,
+    resolve_credentials,
+    scrubber,
+)
 from supportsim.scenario import (
     SUITES_FILE,
     Persona,
@@ -53,6 +59,7 @@ from supportsim.scenario import (
     load_suites,
     select_suite,
 )
+from supportsim.scoring import judge_config
 from supportsim.store import (
     MANIFEST,
     ConversationRecord,
@@ -271,6 +278,9 @@ def unit_context(
 ) -> UnitContext:
     """Parse participant specs and check credentials, before any work starts."""
     agents, customer, needed = participants(config, models)
+    judge = assertion_judge(config, models, pool.env)
+    if judge is not None:
+        needed[judge.name] = judge
     pool.check(needed)
 
     def caller_for(model: ModelConfig, role: str) -> Any:
@@ -287,8 +297,23 @@ def unit_context(
         max_turns=config.max_turns,
         timeout_s=config.timeout_s,
         tools=config.tools,
+        conversation_mode=config.conversation_mode,
         scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
+        assertion_judge=judge,
     )
+
+
+def assertion_judge(
+    config: RunConfig, models: Mapping[str, ModelConfig], env: Mapping[str, str]
+) -> ModelConfig | None:
+    """The tau2 assertion judge's model at temperature 0, under a name of its own (the
+    same model may be the Agent with other parameters), its endpoint resolved now."""
+    if config.assertion_judge is None:
+        return None
+    base = parse_model_spec(config.assertion_judge, models)
+    resolved = resolve_credentials(base, env, purpose="assertion judge").config
+    name = f"{base.name} (assertion judge)"
+    return judge_config(resolved).model_copy(update={"name": name})
 
 
 def retry_policy(config: RunConfig) -> RetryPolicy:

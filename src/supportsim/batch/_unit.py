@@ -23,8 +23,10 @@ from supportsim.conversation import (
     AgentContext,
     AgentSpec,
     CallerFor,
+    ConversationMode,
     CustomerSpec,
     Limits,
+    LLMCall,
     ToolsMode,
     Transcript,
     agent_context_for,
@@ -32,13 +34,18 @@ from supportsim.conversation import (
     build_agent,
     build_customer,
     build_graph,
+    build_tau2_customer,
     run_conversation,
+    tau2_agent_system_prompt,
+    tau2_rules,
+    uses_tau2,
 )
 from supportsim.domains import Domain
 from supportsim.environment import Environment, McpHost
-from supportsim.llm import Scrubber, cache_scope
+from supportsim.errors import ProviderError
+from supportsim.llm import ModelConfig, Scrubber, cache_scope
 from supportsim.scenario import Persona, Scenario
-from supportsim.scoring import reference_state, score
+from supportsim.scoring import AssertionVerdict, reference_state, score, tau2_verdicts
 from supportsim.store import ConversationRecord, build_record
 
 
@@ -54,6 +61,8 @@ class UnitContext:
     caller_for: CallerFor
     max_turns: int | None = None
     timeout_s: float = 600.0
+    conversation_mode: ConversationMode = "auto"
+    """Whose conversation conventions each scenario is held by (``uses_tau2``)."""
     clock: Callable[[], float] = time.perf_counter
     scrub: Scrubber = field(default_factory=Scrubber)
     """Removes the run's API key values and URL credentials from every stored line."""
@@ -61,6 +70,8 @@ class UnitContext:
     """How the built-in Agents' tool calls reach the Environment (``--tools``)."""
     mcp: McpHost | None = None
     """The run's MCP host while the batch runs (``execute`` opens it when needed)."""
+    assertion_judge: ModelConfig | None = None
+    """The judge of tau2 NL_ASSERTION components (``--assertion-judge``), or None."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
@@ -77,9 +88,11 @@ class UnitContext:
         generated from pydantic models: milliseconds per conversation otherwise)."""
         if scenario.id not in self._contexts:
             domain = self.domains[scenario.domain]
-            self._contexts[scenario.id] = AgentContext(
-                agent_system_prompt(domain, scenario), tuple(env.schemas())
-            )
+            if uses_tau2(self.conversation_mode, scenario):
+                prompt = tau2_agent_system_prompt(domain.policy, scenario.context)
+            else:
+                prompt = agent_system_prompt(domain, scenario)
+            self._contexts[scenario.id] = AgentContext(prompt, tuple(env.schemas()))
         return self._contexts[scenario.id]
 
     async def reference(self, scenario: Scenario) -> dict[str, Any]:
@@ -94,6 +107,33 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+async def _tau2_verdicts(
+    ctx: UnitContext, scenario: Scenario, transcript: Transcript
+) -> list[AssertionVerdict] | None:
+    """The assertion judge's verdicts for a tau2 scenario (None: no judge, or not needed).
+    A judge that fails after retries makes the unit an infra error (retried on resume)."""
+    judge = ctx.assertion_judge
+    call = ctx.caller_for(judge, "judge") if judge is not None else None
+    try:
+        verdicts, response = await tau2_verdicts(scenario, transcript, call)
+    except ProviderError as exc:
+        transcript.status, transcript.error = "infra_error", f"assertion judge: {exc}"
+        return None
+    if response is not None and judge is not None:
+        transcript.llm_calls.append(
+            LLMCall(
+                "judge",  # type: ignore[arg-type]  # stored with the unit, never the Agent's
+                judge.name,
+                response.llm_ms,
+                response.ttft_ms,
+                response.input_tokens,
+                response.output_tokens,
+                response.cost_usd,
+            )
+        )
+    return verdicts
+
+
 @traced_conversation
 async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     """Hold the unit's conversation, score it, and return its record (text sanitised)."""
@@ -105,11 +145,15 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         domain = ctx.domains[scenario.domain]
         spec = ctx.agents[unit.agent]
         agent = build_agent(spec, scenario, ctx.caller_for)
-        customer = build_customer(
+        tau2 = tau2_rules() if uses_tau2(ctx.conversation_mode, scenario) else None
+        make_customer = build_customer if tau2 is None else build_tau2_customer
+        customer = make_customer(
             ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
         )
         env = Environment(domain, scenario)
-        limits = Limits(max_turns=ctx.max_turns or scenario.max_turns, timeout_s=ctx.timeout_s)
+        # tau2 bounds steps, not turns (a turn takes a step at least): --max-turns still binds
+        turns = ctx.max_turns or (scenario.max_turns if tau2 is None else tau2.max_steps)
+        limits = Limits(max_turns=turns, timeout_s=ctx.timeout_s)
         with cache_scope(f"trial={unit.trial}"):  # --cache: each trial its own draw
             transcript = await run_conversation(
                 env,
@@ -122,10 +166,14 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
                 # An Agent that calls its tools over MCP itself gets a session whatever --tools.
                 mcp=ctx.mcp if spec.mcp or ctx.tools != "inprocess" else None,
                 tools="inprocess" if spec.mcp else ctx.tools,
+                tau2=tau2,
             )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":
-            result = score(scenario, domain, transcript, await ctx.reference(scenario))
+            verdicts = await _tau2_verdicts(ctx, scenario, transcript)
+            if transcript.status == "completed":
+                reference = await ctx.reference(scenario)
+                result = score(scenario, domain, transcript, reference, verdicts=verdicts)
     except Exception:
         transcript.status, transcript.termination = "harness_error", "error"
         transcript.error = traceback.format_exc()

@@ -14,7 +14,16 @@ from supportsim.llm import ToolCall
 
 Role = Literal["customer", "agent", "tool"]
 Termination = Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
-EndReason = Literal["satisfied", "gave_up", "accepted_transfer", "script_done"]
+EndReason = Literal[
+    "satisfied",
+    "gave_up",
+    "accepted_transfer",
+    "script_done",
+    "tau2_stop",
+    "tau2_transfer",
+    "tau2_out_of_scope",
+]
+"""Why the Customer ended; the ``tau2_`` reasons are tau2's user stop tokens (``_tau2.py``)."""
 Status = Literal["completed", "infra_error", "simulator_fault", "harness_error"]
 ABNORMAL: frozenset[Termination] = frozenset({"max_turns", "timeout", "error"})
 

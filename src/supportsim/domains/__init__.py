@@ -4,6 +4,9 @@ Each domain is a package exposing ``domain() -> Domain``. ``builtin_domains()`` 
 registry on demand (no import-time registry); callers pass it down.
 """
 
+import os
+from collections.abc import Iterable
+
 from supportsim.domains._base import (
     Args,
     Article,
@@ -24,10 +27,16 @@ from supportsim.domains._common import (
     common_tools,
     private_values_of,
 )
+from supportsim.domains._tau2_data import DATA_DIRNAME, tau2_data_dir
 
 
-def builtin_domains() -> dict[str, Domain]:
-    """Every built-in domain by name (``mock`` is the test domain)."""
+def builtin_domains(scenario_paths: Iterable[str | os.PathLike[str]] = ()) -> dict[str, Domain]:
+    """Every built-in domain by name (``mock`` is the test domain), plus ``tau2_retail``
+    when the scenario paths carry imported tau2 data (``supportsim import tau2``).
+
+    Raises:
+        ScenarioError: the tau2 data is unreadable or two imports' data differ.
+    """
     from supportsim.domains import mock
 
     found = [mock.domain()]
@@ -39,10 +48,16 @@ def builtin_domains() -> dict[str, Domain]:
                 raise
             continue
         found.append(module.domain())
+    data = tau2_data_dir(scenario_paths)
+    if data is not None:
+        from supportsim.domains import tau2_retail
+
+        found.append(tau2_retail.domain(data))
     return {d.name: d for d in found}
 
 
 __all__ = [
+    "DATA_DIRNAME",
     "KB_TOOL",
     "TRANSFER_TOOL",
     "Args",
@@ -59,5 +74,6 @@ __all__ = [
     "common_tools",
     "deep_merge",
     "private_values_of",
+    "tau2_data_dir",
     "tool",
 ]

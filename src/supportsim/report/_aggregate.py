@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
 from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord, MessageRecord
 
@@ -111,8 +112,10 @@ def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[st
         for c in r.checks:
             kinds[c.kind]["evaluated"] += 1
             kinds[c.kind]["failed"] += not c.passed
+    tau2 = tau2_metrics(records, trials)
     return {
         **_rate(scored),
+        **({"tau2": tau2} if tau2 is not None else {}),
         "units": len(records),
         "scenarios": len(by_scenario),
         **_pass_hat_k(counts, trials),

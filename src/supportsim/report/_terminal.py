@@ -87,6 +87,30 @@ def _pass_k(agent: Mapping[str, Any], k: str) -> str:
     return value if used == total or not used else f"{value} ({used}/{total} sc.)"
 
 
+def tau2_table(summary: Mapping[str, Any]) -> Table | None:
+    """tau2-bench's own figures for agents that ran tau2 tasks (``_tau2.py``), or None."""
+    agents = {n: a["tau2"] for n, a in summary["agents"].items() if a.get("tau2")}
+    if not agents:
+        return None
+    ks = sorted({k for t in agents.values() for k in t["pass_hat_k"]}, key=int)
+    table = Table(title="tau2-bench metrics, computed as tau2 computes them")
+    table.add_column("agent", no_wrap=True)
+    for column in ("tasks", "sims", "avg reward", *(f"pass^{k}" for k in ks), "infra err"):
+        table.add_column(column, justify="right")
+    for name in leaderboard_order(summary["agents"]):
+        if (t := agents.get(name)) is None:
+            continue
+        table.add_row(
+            _n(name),
+            str(t["tasks"]),
+            str(t["simulations"]),
+            pct(t["avg_reward"]),
+            *(pct(t["pass_hat_k"].get(k)) for k in ks),
+            str(t["infra_errors"]),
+        )
+    return table
+
+
 def speed_table(summary: Mapping[str, Any]) -> Table:
     agents = summary["agents"]
     table = Table(title="leaderboard: speed and cost (per Agent reply / per conversation)")
@@ -164,6 +188,8 @@ def render_leaderboard(summary: Mapping[str, Any], console: Console) -> None:
     """The per-agent tables (quality, then speed and cost): the end of ``supportsim run``."""
     if summary["agents"]:
         console.print(quality_table(summary))
+        if (tau2 := tau2_table(summary)) is not None:
+            console.print(tau2)
         console.print(speed_table(summary))
 
 
@@ -174,6 +200,8 @@ def render_summary(summary: Mapping[str, Any], console: Console) -> None:
         console.print("no conversation has finished yet")
         return
     console.print(quality_table(summary))
+    if (tau2 := tau2_table(summary)) is not None:
+        console.print(tau2)
     console.print(speed_table(summary))
     console.print(status_table(summary))
     for key in ("category", "domain"):

@@ -53,9 +53,19 @@ from supportsim.scenario._suites import (
     load_suites,
     select_suite,
 )
+from supportsim.scenario._tau2 import (
+    REWARD_COMPONENTS,
+    RewardComponent,
+    Tau2Action,
+    Tau2IgnoredAction,
+    Tau2Instructions,
+    Tau2Source,
+    Tau2Task,
+)
 
 __all__ = [
     "CATEGORIES",
+    "REWARD_COMPONENTS",
     "SUITES_FILE",
     "TEMPLATES",
     "CallSpec",
@@ -76,11 +86,17 @@ __all__ = [
     "PlanItem",
     "PlannedCall",
     "PlannedSay",
+    "RewardComponent",
     "SayItem",
     "SayKind",
     "Scenario",
     "Step",
     "Suite",
+    "Tau2Action",
+    "Tau2IgnoredAction",
+    "Tau2Instructions",
+    "Tau2Source",
+    "Tau2Task",
     "Template",
     "bundled_root",
     "check_references",

@@ -22,6 +22,7 @@ from pydantic import (
 
 from supportsim.scenario._matchers import Matcher
 from supportsim.scenario._say import SayItem, as_list
+from supportsim.scenario._tau2 import Tau2Task
 
 Category = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
 """A category a scenario tests. Open: a workspace declares its own beside the defaults."""
@@ -354,6 +355,9 @@ class Scenario(_Schema):
     scorers: list[Annotated[str, Field(pattern=r"^python:[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]] = []
     """Extra check kinds for this scenario: ``python:package.module:attr`` naming a Scorer
     (a callable, or a class made with no arguments), loaded before the first unit."""
+    tau2: Tau2Task | None = None
+    """An imported tau2-bench task (``supportsim import tau2``): scored the way tau2 scores
+    it, one check per reward component, instead of by ``workflow``."""
 
     _source: str = PrivateAttr(default="<memory>")
     _sha256: str = PrivateAttr(default="")

@@ -89,11 +89,14 @@ def say_text(step: Step) -> str:
 
 
 def reference_plan(scenario: Scenario) -> list[PlanItem]:
-    """The workflow as literal actions, in order (any_of: the first path).
+    """The workflow as literal actions, in order (any_of: the first path); for an imported
+    tau2 task, its gold actions (those that raise included, as tau2 replays them).
 
     Raises:
         PlanError: with the field location, when an argument value cannot be derived.
     """
+    if scenario.tau2 is not None:
+        return _tau2_plan(scenario)
     plan: list[PlanItem] = []
     for i, step in enumerate(scenario.workflow):
         if step.kind == "say":
@@ -108,4 +111,22 @@ def reference_plan(scenario: Scenario) -> list[PlanItem]:
         else:
             assert step.tool is not None
             plan.append(PlannedCall(step.id, step.tool, call_args(step, loc)))
+    return plan
+
+
+TAU2_CALLS_PER_TURN = 8
+"""The tau2 oracle speaks after this many calls (a turn of many tool rounds is a loop)."""
+
+
+def _tau2_plan(scenario: Scenario) -> list[PlanItem]:
+    """tau2's gold replay: every action in order, as written (those that raise included); a
+    short holding message every few calls, and the ``communicate_info`` at the end."""
+    assert scenario.tau2 is not None
+    plan: list[PlanItem] = []
+    for i, action in enumerate(scenario.tau2.actions):
+        if i and i % TAU2_CALLS_PER_TURN == 0:
+            plan.append(PlannedSay(f"hold-{i}", "One moment, please, I am still checking."))
+        plan.append(PlannedCall(action.action_id, action.name, dict(action.arguments)))
+    if scenario.tau2.communicate_info:
+        plan.append(PlannedSay("communicate", " | ".join(scenario.tau2.communicate_info)))
     return plan

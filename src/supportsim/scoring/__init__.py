@@ -1,6 +1,6 @@
 """Deterministic scoring: checks, strict / partial, pass^k and interval statistics."""
 
-from supportsim.scoring._checks import BUILTIN_KINDS, Check, CheckKind, Score
+from supportsim.scoring._checks import BUILTIN_KINDS, AssertionVerdict, Check, CheckKind, Score
 from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._oracle_check import oracle_run
 from supportsim.scoring._perturb import PerturbResult, perturb
@@ -22,6 +22,15 @@ from supportsim.scoring._scorer import (
     make_reference,
 )
 from supportsim.scoring._stats import mean_pass_hat_k, pass_hat_k, percentile, wilson_interval
+from supportsim.scoring._tau2 import NO_JUDGE, action_matches, tau2_score
+from supportsim.scoring._tau2_judge import (
+    TAU2_JUDGE_MODEL,
+    assertion_request,
+    judge_assertions,
+    judge_config,
+    parse_verdicts,
+    tau2_verdicts,
+)
 from supportsim.scoring._validate import ScenarioVerdict, state_hash, validate_scenarios
 from supportsim.scoring._workflow import step_checks
 
@@ -29,6 +38,9 @@ __all__ = [
     "BUILTIN_KINDS",
     "BUILTIN_SCORERS",
     "CONCEPTS",
+    "NO_JUDGE",
+    "TAU2_JUDGE_MODEL",
+    "AssertionVerdict",
     "Check",
     "CheckKind",
     "PerturbResult",
@@ -36,14 +48,19 @@ __all__ = [
     "ScenarioVerdict",
     "Score",
     "Scorer",
+    "action_matches",
+    "assertion_request",
     "check_scorers",
     "flatten",
     "forbidden_checks",
+    "judge_assertions",
+    "judge_config",
     "load_scorer",
     "make_reference",
     "mean_pass_hat_k",
     "oracle_run",
     "outcome_check",
+    "parse_verdicts",
     "pass_hat_k",
     "percentile",
     "perturb",
@@ -53,6 +70,8 @@ __all__ = [
     "state_hash",
     "step_checks",
     "summarise",
+    "tau2_score",
+    "tau2_verdicts",
     "validate_scenarios",
     "wilson_interval",
 ]

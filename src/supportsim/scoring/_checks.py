@@ -5,9 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 CheckKind = str
-"""The kind a check reports under. Open: a plug-in Scorer names its own kind."""
+"""The kind a check reports under. Open: a plug-in Scorer names its own kind.
+``reward``: one component of an imported benchmark's reward (tau2: ``reward:DB``...);
+``diagnostic``: counted in partial only, never in strict (tau2: a gold action matched)."""
 
-BUILTIN_KINDS = ("step", "observed", "forbidden", "outcome", "state", "custom")
+BUILTIN_KINDS = (
+    "step",
+    "observed",
+    "forbidden",
+    "outcome",
+    "state",
+    "custom",
+    "reward",
+    "diagnostic",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +31,15 @@ class Check:
 
 
 @dataclass(frozen=True, slots=True)
+class AssertionVerdict:
+    """An LLM judge's verdict on one natural-language assertion (tau2's NL_ASSERTION)."""
+
+    assertion: str
+    met: bool
+    justification: str
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """strict: every check passed and the conversation ended normally.
     partial: weighted share of checks passed (0..1)."""
@@ -27,6 +47,11 @@ class Score:
     checks: tuple[Check, ...]
     strict: bool
     partial: float
+    unscored: tuple[str, ...] = ()
+    """Ids of checks that could not be scored (tau2: NL_ASSERTION without a judge). Such a
+    conversation is not fully scored: never strict, reported apart."""
+    verdicts: tuple[AssertionVerdict, ...] = ()
+    """The assertion judge's verdicts behind a ``reward:NL_ASSERTION`` check."""
 
     def failed(self) -> list[str]:
         return [c.id for c in self.checks if not c.passed]

@@ -11,7 +11,7 @@ from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.domains import TRANSFER_TOOL, Domain, Tool
 from supportsim.environment import Environment
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
-from supportsim.scoring._checks import Check, Score
+from supportsim.scoring._checks import AssertionVerdict, Check, Score
 from supportsim.scoring._say import Speech, discloses
 from supportsim.scoring._scorer import (
     Reference,
@@ -20,6 +20,7 @@ from supportsim.scoring._scorer import (
     plugin_scorers,
     run_scorer,
 )
+from supportsim.scoring._tau2 import tau2_score
 from supportsim.scoring._templates import template_checks
 from supportsim.scoring._text import search
 from supportsim.scoring._workflow import Rules, args_match, step_checks
@@ -45,12 +46,17 @@ def score(
     reference: dict[str, Any],
     *,
     initial: Mapping[str, Any] | None = None,
+    verdicts: Sequence[AssertionVerdict] | None = None,
 ) -> Score:
     """Score one conversation. Pure and deterministic; run it off any timed path.
 
     Every check comes from a Scorer (``_scorer.py``): the built-in kinds, then the domain's
     and the scenario's plug-ins. ``initial``: the scenario's initial state dump, when the
-    caller scores many conversations of one scenario (computed here otherwise)."""
+    caller scores many conversations of one scenario (computed here otherwise). An imported
+    tau2 scenario is scored the way tau2 scores it (``_tau2.py``: tau2's reward is its own
+    evaluator, not a Scorer), with the assertion judge's ``verdicts``."""
+    if scenario.tau2 is not None:
+        return tau2_score(scenario, transcript, reference, verdicts=verdicts)
     ref = make_reference(scenario, domain, reference, initial)
     checks = [
         check

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import orjson
 
 from supportsim.domains import Domain
+from supportsim.domains.tau2_retail import Tau2Domain, db_hash
 from supportsim.scenario import Scenario, uncited
 from supportsim.scoring._checks import Score
 from supportsim.scoring._oracle_check import oracle_run
@@ -24,10 +25,19 @@ class ScenarioVerdict:
     uncited: list[str]
     state_sha256: str
     perturbed: PerturbResult | None = None
+    initial_sha256: str = ""
+    """The same hash of the scenario's initial state."""
 
     @property
     def oracle_passed(self) -> bool:
-        return self.score.strict
+        """strict, or (a tau2 scenario without an assertion judge) every check that could
+        be scored passed: the oracle performs the gold path, the judge is not needed to
+        prove the scenario consistent."""
+        if self.score.strict or not self.score.unscored:
+            return self.score.strict
+        return self.ended not in ("max_turns", "timeout", "error") and all(
+            c.passed for c in self.score.checks if c.id not in self.score.unscored
+        )
 
     @property
     def ok(self) -> bool:
@@ -51,8 +61,11 @@ class ScenarioVerdict:
         return out
 
 
-def state_hash(state: Mapping[str, object]) -> str:
-    """SHA-256 of the state as canonical JSON (sorted keys), for comparing final states."""
+def state_hash(state: Mapping[str, object], domain: Domain | None = None) -> str:
+    """SHA-256 of the state as canonical JSON (sorted keys), for comparing final states;
+    for the tau2_retail domain, tau2's database hash (what tau2's DB reward compares)."""
+    if isinstance(domain, Tau2Domain):
+        return db_hash(state)
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -67,8 +80,11 @@ async def validate_scenarios(
             scenario,
             result,
             transcript.termination,
-            uncited(scenario),
-            state_hash(transcript.final_state),
+            uncited(scenario) if scenario.tau2 is None else [],  # tau2 tasks cite nothing
+            state_hash(transcript.final_state, domain),
+            initial_sha256=state_hash(
+                domain.initial_state(scenario.state).model_dump(mode="json"), domain
+            ),
         )
         if with_perturb:
             verdict.perturbed = await perturb(domain, scenario)

@@ -19,6 +19,7 @@ from supportsim.domains import ToolKind
 from supportsim.environment import CallRecord
 from supportsim.scenario import FaultKind, Scenario
 from supportsim.scoring import CheckKind, Score
+from supportsim.store._tau2_state import compact_state
 
 SCHEMA_VERSION = 1
 
@@ -83,6 +84,12 @@ class CallLogRecord(_Record):
     tool_ms: float = 0.0
 
 
+class AssertionVerdictRecord(_Record):
+    assertion: str
+    met: bool
+    justification: str = ""
+
+
 class LLMCallRecord(_Record):
     role: Literal["agent", "customer", "judge"]
     model: str
@@ -121,7 +128,18 @@ class ConversationRecord(_Record):
     """The tool call log with results; null in records written before it was kept (such
     a record cannot be rescored)."""
     final_state: dict[str, Any] | None = None
-    """The environment state when the conversation ended; null in older records."""
+    """The environment state when the conversation ended; null in older records and in
+    records of tau2 scenarios, which keep ``state_sha256`` and ``state_changes``."""
+    state_sha256: str | None = None
+    """tau2 scenarios: tau2's database hash of the final state."""
+    state_changes: dict[str, Any] | None = None
+    """tau2 scenarios: the records that differ from the initial state, in full, by table
+    (``{"orders": {"records": {"#W1": {...}}}}``); ``rescore`` rebuilds the final state."""
+    unscored: list[str] = []
+    """Checks that could not be scored (tau2: ``reward:NL_ASSERTION`` without an assertion
+    judge): the unit is not fully scored and never strict."""
+    assertion_verdicts: list[AssertionVerdictRecord] = []
+    """The assertion judge's verdicts (tau2 NL_ASSERTION), one per assertion."""
     cost_usd: float | None = None
     agent_cost_usd: float | None = None
     customer_cost_usd: float | None = None
@@ -200,6 +218,7 @@ def build_record(
     duration_s: float,
 ) -> ConversationRecord:
     """The record of one unit; ``score`` is None when the conversation did not complete."""
+    compact = compact_state(scenario, transcript.final_state) if transcript.final_state else None
     agent_calls = [c for c in transcript.llm_calls if c.role == "agent"]
     customer_calls = [c for c in transcript.llm_calls if c.role == "customer"]
     return ConversationRecord.model_validate(
@@ -244,7 +263,13 @@ def build_record(
                 for c in transcript.llm_calls
             ],
             "calls": [_call(c) for c in transcript.calls],
-            "final_state": _json(transcript.final_state),
+            "final_state": _json(transcript.final_state) if compact is None else None,
+            **(_json(compact) if compact is not None else {}),
+            "unscored": list(score.unscored) if score else [],
+            "assertion_verdicts": [
+                {"assertion": v.assertion, "met": v.met, "justification": v.justification}
+                for v in (score.verdicts if score else ())
+            ],
             "cost_usd": _sum_cost(transcript.llm_calls),
             "agent_cost_usd": _sum_cost(agent_calls),
             "customer_cost_usd": _sum_cost(customer_calls),

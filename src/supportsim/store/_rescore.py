@@ -25,10 +25,11 @@ from supportsim.environment import CallRecord
 from supportsim.errors import InputError
 from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
-from supportsim.scoring import Score, reference_state, score
+from supportsim.scoring import AssertionVerdict, Score, reference_state, score
 from supportsim.store._files import CONVERSATIONS, RunLock
 from supportsim.store._records import CheckRecord, ConversationRecord
 from supportsim.store._rescored import Disposition, PreviousVerdict, RescoredRecord, write_rescored
+from supportsim.store._tau2_state import apply_changes, tau2_initial
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,9 @@ class RescoreResult:
         return sum(c.verdict_changed for c in self.changed)
 
 
-def transcript_from_record(record: ConversationRecord) -> Transcript:
+def transcript_from_record(
+    record: ConversationRecord, final_state: dict[str, Any] | None = None
+) -> Transcript:
     """The Transcript the scorer reads, rebuilt from a stored record.
 
     Call times are synthesised from ``tool_ms`` (the calls laid end to end from 0): the
@@ -91,7 +94,8 @@ def transcript_from_record(record: ConversationRecord) -> Transcript:
         ValueError: the record has no call log or final state (written before they were
             kept).
     """
-    if record.calls is None or record.final_state is None:
+    final_state = final_state if final_state is not None else record.final_state
+    if record.calls is None or final_state is None:
         raise ValueError(f"{record.unit_id}: the record has no call log or final state")
     messages = [
         Message(
@@ -137,7 +141,7 @@ def transcript_from_record(record: ConversationRecord) -> Transcript:
     return Transcript(
         messages=messages,
         calls=calls,
-        final_state=record.final_state,
+        final_state=final_state,
         termination=record.termination,
         end_reason=record.end_reason,
         llm_calls=[
@@ -167,8 +171,10 @@ def _why_not(
     scenario = scenarios.get(record.scenario_id)
     if scenario is None:
         return f"scenario {record.scenario_id!r} is not in the scenario set"
-    if record.calls is None or record.final_state is None:
+    if record.calls is None or (record.final_state is None and record.state_changes is None):
         return "recorded before records kept the call log and final state"
+    if record.final_state is None and tau2_initial(scenario) is None:
+        return "its tau2 state changes need the tau2_data folder beside the scenario file"
     if record.domain and scenario.domain != record.domain:
         return f"the scenario now uses domain {scenario.domain!r}; the run used {record.domain!r}"
     if scenario.domain not in domains:
@@ -322,7 +328,22 @@ async def rescore_run(
             domain = domains[scenario.domain]
             if scenario.id not in references:
                 references[scenario.id] = await reference_state(domain, scenario)
-            new = score(scenario, domain, transcript_from_record(record), references[scenario.id])
+            final = None
+            if record.final_state is None and record.state_changes is not None:
+                initial = tau2_initial(scenario)
+                assert initial is not None  # _why_not checked it
+                final = apply_changes(initial, record.state_changes)
+            verdicts = [
+                AssertionVerdict(v.assertion, v.met, v.justification)
+                for v in record.assertion_verdicts
+            ]
+            new = score(
+                scenario,
+                domain,
+                transcript_from_record(record, final),
+                references[scenario.id],
+                verdicts=verdicts if verdicts or not record.unscored else None,
+            )
             line = _line(record, "rescored", at, sha256=scenario.sha256, new=new)
             lines.append(line)
             if (change := _change(line, record)) is not None:

@@ -21,6 +21,9 @@ makes a plausible conversation possible with no script at all:
   customer: once the request holds at least two earlier assistant turns it calls
   ``end_conversation`` with ``{"reason": "satisfied"}``, before that it says a short
   customer-like sentence;
+* a request whose system prompt asks for tau2-bench's ``###STOP###`` token is taken to be
+  tau2's user simulator (``--conversation-mode tau2``): it says the same customer lines, and
+  from its third message ends with ``###STOP###``;
 * a request that forces a tool call (``tool_choice`` required / any), as a judge's
   verdict does, gets one call of the first tool with arguments that fit its schema;
 * any other request is taken to be the agent, which answers
@@ -49,6 +52,8 @@ CUSTOMER_LINES = (
     "Okay, thank you, that helps.",
 )
 _END_TOOL = "end_conversation"
+TAU2_STOP = "###STOP###"
+TAU2_CLOSING = "Thank you, that is all I needed. ###STOP###"
 
 
 def _tool_names(body: dict[str, Any]) -> set[str]:
@@ -72,6 +77,18 @@ def _tools(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
             schema = function.get("parameters") or function.get("input_schema") or {}
             out.append((str(function.get("name")), schema if isinstance(schema, dict) else {}))
     return out
+
+
+def _system_text(body: dict[str, Any]) -> str:
+    """The system prompt of an OpenAI (a leading system message) or Anthropic request."""
+    system = body.get("system")
+    if system is None:
+        messages = body.get("messages") or ()
+        first = messages[0] if messages and isinstance(messages[0], dict) else {}
+        system = first.get("content") if first.get("role") in ("system", "developer") else ""
+    if isinstance(system, list):
+        return "".join(b.get("text", "") for b in system if isinstance(b, dict))
+    return system if isinstance(system, str) else ""
 
 
 def _forced(body: dict[str, Any]) -> bool:
@@ -115,6 +132,8 @@ def autopilot(request: RecordedRequest) -> Reply:
         return say(json.dumps(example_value(schema)))
     messages = request.body.get("messages") or ()
     turns = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+    if TAU2_STOP in _system_text(request.body):
+        return say(CUSTOMER_LINES[turns] if turns < 2 else TAU2_CLOSING)
     if _END_TOOL not in _tool_names(request.body):
         return say(AGENT_LINE)
     if turns >= 2:

@@ -118,16 +118,25 @@ def read_workspace(path: Path) -> Workspace:
 
 
 def workspace_domains(
-    workspace: Workspace, extra: Sequence[str] = (), *, extra_source: str = "run config"
+    workspace: Workspace,
+    extra: Sequence[str] = (),
+    *,
+    extra_source: str = "run config",
+    scenario_paths: Sequence[Path] = (),
 ) -> dict[str, Domain]:
-    """The built-in domains, the workspace's and ``extra`` (a run config's ``domains``).
+    """The built-in domains (``tau2_retail`` too when ``scenario_paths`` carry imported tau2
+    data), the workspace's and ``extra`` (a run config's ``domains``).
 
     Raises:
         ScenarioError: a spec that names no domain, or two domains of one name.
     """
     source = str(workspace.file or WORKSPACE_FILE)
     found = add_domains(
-        builtin_domains(), workspace.domains, base=Path.cwd(), source=source, field="domains"
+        builtin_domains(scenario_paths),
+        workspace.domains,
+        base=Path.cwd(),
+        source=source,
+        field="domains",
     )
     return add_domains(found, extra, base=Path.cwd(), source=extra_source, field="domains")
 
@@ -161,12 +170,11 @@ def load_inputs(
         domains: more domain specs (a run config's ``domains``).
         scorers: also load every scenario's plug-in scorers (they must import).
     """
-    found = workspace_domains(workspace, domains)
+    paths = list(scenarios or workspace.scenarios)
+    found = workspace_domains(workspace, domains, scenario_paths=paths)
     persona_set = load_personas([personas or workspace.personas])
     inputs = Inputs(workspace, found, persona_set)
-    inputs.scenarios = load_scenarios(
-        list(scenarios or workspace.scenarios), catalogue=inputs.catalogue, personas=persona_set
-    )
+    inputs.scenarios = load_scenarios(paths, catalogue=inputs.catalogue, personas=persona_set)
     if scorers:
         check_scorers(inputs.scenarios, found)
     return inputs
@@ -180,8 +188,9 @@ def domains_of_run(config: Mapping[str, Any]) -> dict[str, Domain]:
         ScenarioError: a stored domain that no longer loads, naming it.
     """
     specs = config.get("domains") or []
+    scenarios = [str(p) for p in config.get("scenarios") or ()]
     return add_domains(
-        builtin_domains(),
+        builtin_domains(scenarios),
         [str(s) for s in specs],
         base=Path.cwd(),
         source="the run's run.json",

@@ -191,6 +191,14 @@ def test_a_malformed_or_unsupported_task_is_listed_and_nothing_written(
     assert [p.name for p in tmp_path.iterdir()] == ["data"], "nothing half-written"
 
 
+def test_a_task_that_is_not_an_object_is_listed(tmp_path: Path) -> None:
+    data = data_dir(tmp_path, [task("1"), None, "text"])
+    with pytest.raises(Tau2ImportError) as caught:
+        import_tau2(data, out=tmp_path / "out")
+    assert [p.field for p in caught.value.problems] == ["task 1", "task 2"]
+    assert not (tmp_path / "out").exists()
+
+
 def test_the_same_task_twice_is_refused(tmp_path: Path) -> None:
     data = data_dir(tmp_path, [task("1"), task("1")])
     with pytest.raises(Tau2ImportError, match="duplicate scenario id tau2_retail_1"):

@@ -155,8 +155,8 @@ def import_tau2(
     problems: list[Problem] = []
     tasks: list[Tau2Task] = []
     seen: dict[str, str] = {}
-    for index, raw in chosen:
-        task, why = asyncio.run(_task(raw, tau2, source)) if raw is not None else (None, [])
+    converted = asyncio.run(_tasks([raw for _, raw in chosen], tau2, source))
+    for (index, raw), (task, why) in zip(chosen, converted, strict=True):
         where = f"task {index}" if not isinstance(raw, dict) else f"task {raw.get('id', index)!r}"
         problems += [Problem(str(tasks_path), where, message) for message in why]
         if task is None:
@@ -207,6 +207,12 @@ def _select(raw_tasks: list[Any], folder: Path, split: Split | None) -> list[tup
         )
     wanted = set(ids)
     return [(i, t) for i, t in indexed if isinstance(t, dict) and t.get("id") in wanted]
+
+
+async def _tasks(
+    raws: list[Any], tau2: Tau2Domain, source: Tau2Source
+) -> list[tuple[Tau2Task | None, list[str]]]:
+    return [await _task(raw, tau2, source) for raw in raws]
 
 
 async def _task(

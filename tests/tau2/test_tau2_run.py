@@ -143,3 +143,5 @@ def test_without_an_assertion_judge_a_task_with_assertions_never_passes(
     assert server.requests(model="judge-m") == []
     summary = json.loads((tmp_path / "runs" / "r" / "summary.json").read_text("utf-8"))
     assert summary["agents"]["openai:agent-m"]["tau2"]["pass_hat_k"]["2"] == pytest.approx(2 / 3)
+    # The task with NL assertions was not fully scored: said so, never a pass.
+    assert summary["agents"]["openai:agent-m"]["tau2"]["not_fully_scored"] == 2

@@ -69,6 +69,7 @@ def tau2_metrics(records: Sequence[ConversationRecord], trials: int) -> dict[str
         "simulations": len(kept),
         "avg_reward": successes / len(kept) if kept else None,
         "pass_hat_k": tau2_pass_hat_ks(by_task, trials),
+        "not_fully_scored": sum(bool(r.unscored) for r in kept),
         "infra_errors": sum(r.status == "infra_error" for r in units),
         "harness_errors": sum(r.status == "harness_error" for r in units),
         "termination": _terminations(kept),

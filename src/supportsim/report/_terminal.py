@@ -95,7 +95,8 @@ def tau2_table(summary: Mapping[str, Any]) -> Table | None:
     ks = sorted({k for t in agents.values() for k in t["pass_hat_k"]}, key=int)
     table = Table(title="tau2-bench metrics, computed as tau2 computes them")
     table.add_column("agent", no_wrap=True)
-    for column in ("tasks", "sims", "avg reward", *(f"pass^{k}" for k in ks), "infra err"):
+    columns = ("tasks", "sims", "avg reward", *(f"pass^{k}" for k in ks), "unjudged", "infra err")
+    for column in columns:
         table.add_column(column, justify="right")
     for name in leaderboard_order(summary["agents"]):
         if (t := agents.get(name)) is None:
@@ -106,6 +107,7 @@ def tau2_table(summary: Mapping[str, Any]) -> Table | None:
             str(t["simulations"]),
             pct(t["avg_reward"]),
             *(pct(t["pass_hat_k"].get(k)) for k in ks),
+            str(t.get("not_fully_scored", 0)),
             str(t["infra_errors"]),
         )
     return table

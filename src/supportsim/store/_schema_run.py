@@ -146,6 +146,20 @@ class Rate(_Doc):
     partial_gap: float | None = None
 
 
+class Tau2Figures(_Doc):
+    """tau2-bench's own figures for an agent's imported tau2 tasks (``report/_tau2.py``)."""
+
+    tasks: int
+    simulations: int
+    avg_reward: float | None = None
+    pass_hat_k: dict[str, float | None]
+    not_fully_scored: int = 0
+    """Units of tasks with NL assertions run without ``--assertion-judge``: never passes."""
+    infra_errors: int
+    harness_errors: int
+    termination: dict[str, int]
+
+
 class AgentRow(Rate):
     """One agent's row of the leaderboard."""
 
@@ -165,6 +179,7 @@ class AgentRow(Rate):
     status: dict[str, int]
     termination: dict[str, int]
     check_kinds: dict[str, KindCounts]
+    tau2: Tau2Figures | None = None
 
 
 class TrialCell(_Doc):

@@ -22,6 +22,7 @@ ORDER = [
     "errors",
     "_yaml",
     "_printable",
+    "_imports",
     "_tracing",
     "scenario",
     "domains",

@@ -23,12 +23,14 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from supportsim.errors import Problem
+from supportsim.errors import Problem, ScenarioError
+
+M = TypeVar("M", bound=BaseModel)
 
 __all__ = [
     "MAX_BYTES",
@@ -85,6 +87,24 @@ class Document:
             )
             for e in exc.errors(include_url=False)
         ]
+
+
+def read_model(path: Path, model: type[M]) -> M:
+    """A YAML file read and validated as ``model`` (an empty file is an empty mapping).
+
+    Raises:
+        ScenarioError: every problem, reading or validating, naming the file, line and field.
+    """
+    doc, problems = read_yaml(path)
+    if doc is None:
+        raise ScenarioError(problems)
+    try:
+        parsed = model.model_validate(doc.data or {})
+    except ValidationError as exc:
+        raise ScenarioError([*problems, *doc.validation_problems(exc)]) from None
+    if problems:
+        raise ScenarioError(problems)
+    return parsed
 
 
 def format_loc(loc: PathKey) -> str:

@@ -18,12 +18,10 @@ from a checkout: a console script's ``sys.path`` does not otherwise include it.
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import os
-import sys
 from typing import Any
 
+from supportsim._imports import import_target
 from supportsim.conversation._checked import AgentFault, CheckedAgent
 from supportsim.conversation._langgraph import LangGraphAgent
 from supportsim.conversation._participants import Agent
@@ -32,20 +30,10 @@ from supportsim.errors import InputError
 
 def load_object(target: str) -> Any:
     """Import ``package.module:attr`` (InputError with the reason if it cannot)."""
-    module_name, _, attr = target.partition(":")
-    if not module_name or not attr:
-        raise InputError(f"{target!r}: expected package.module:attribute")
-    cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.insert(0, cwd)
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise InputError(f"{target!r}: cannot import {module_name}: {exc}") from exc
-    try:
-        value = getattr(module, attr)
-    except AttributeError:
-        raise InputError(f"{target!r}: {module_name} has no attribute {attr!r}") from None
+        value = import_target(target)
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc.__cause__
     if not callable(value):
         raise InputError(f"{target!r}: expected a class or factory, got {type(value).__name__}")
     return value

@@ -34,7 +34,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from supportsim._yaml import parse_yaml, read_yaml
+from supportsim._imports import import_target
+from supportsim._yaml import parse_yaml, read_model, read_yaml
 from supportsim.domains._base import Article, Domain, DomainState, Tool
 from supportsim.domains._common import Owned, common_tools, private_values_of
 from supportsim.domains._schema_state import SchemaStateError, state_model_from_schema
@@ -86,13 +87,7 @@ def load_domain_folder(folder: Path) -> Domain:
         ScenarioError: every problem, naming the file and the field.
     """
     source = folder / DOMAIN_FILE
-    doc, problems = read_yaml(source)
-    if doc is None:
-        raise ScenarioError(problems)
-    try:
-        spec = DomainFile.model_validate(doc.data or {})
-    except ValidationError as exc:
-        raise ScenarioError([*problems, *doc.validation_problems(exc)]) from None
+    spec = read_model(source, DomainFile)
     loader = _Loader(folder, spec, str(source))
     domain = loader.build()
     if domain is None or loader.problems:
@@ -280,9 +275,8 @@ class _Loader:
         return module
 
     def attr(self, target: str, field: str) -> Any:
-        module_name, _, attr = target.partition(":")
         try:
-            return getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            self.fail(field, f"cannot load {target}: {exc}")
+            return import_target(target)
+        except ValueError as exc:
+            self.fail(field, f"cannot load {exc}")
             return None

@@ -8,12 +8,10 @@ returning one (called with no arguments). The same specs work in a workspace's
 
 from __future__ import annotations
 
-import importlib
-import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from supportsim._imports import import_target
 from supportsim.domains._base import Domain
 from supportsim.domains._folder import is_domain_folder, load_domain_folder
 from supportsim.errors import Problem, ScenarioError
@@ -35,18 +33,8 @@ def load_domain(spec: str, base: Path) -> Domain:
     """
     if spec.startswith("python:"):
         target = spec.removeprefix("python:")
-        module_name, _, attr = target.partition(":")
-        if not module_name or not attr:
-            raise ValueError(f"{spec!r}: expected python:package.module:attr")
-        cwd = os.getcwd()
-        if cwd not in sys.path and "" not in sys.path:
-            sys.path.insert(0, cwd)
-        try:
-            value = getattr(importlib.import_module(module_name), attr)
-        except ImportError as exc:
-            raise ValueError(f"{spec!r}: cannot import {module_name}: {exc}") from exc
-        except AttributeError:
-            raise ValueError(f"{spec!r}: {module_name} has no attribute {attr!r}") from None
+        value = import_target(target)
+        attr = target.partition(":")[2]
         if callable(value) and not isinstance(value, Domain):
             try:
                 value = value()

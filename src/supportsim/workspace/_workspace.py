@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from supportsim._yaml import read_yaml
+from supportsim._yaml import read_model
 from supportsim.domains import Domain, DomainCatalogue, builtin_domains
 from supportsim.domains._plugins import add_domains, resolve_domain_spec
-from supportsim.errors import ScenarioError
 from supportsim.scenario import (
     CATEGORIES,
     Category,
@@ -91,15 +90,7 @@ def read_workspace(path: Path) -> Workspace:
     Raises:
         ScenarioError: every problem, naming the file, line and field.
     """
-    doc, problems = read_yaml(path)
-    if doc is None:
-        raise ScenarioError(problems)
-    try:
-        spec = WorkspaceFile.model_validate(doc.data or {})
-    except ValidationError as exc:
-        raise ScenarioError([*problems, *doc.validation_problems(exc)]) from None
-    if problems:
-        raise ScenarioError(problems)
+    spec = read_model(path, WorkspaceFile)
     base = path.parent
     here = Path.cwd()
 

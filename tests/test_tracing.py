@@ -47,7 +47,7 @@ def _trace_into(exporter: InMemorySpanExporter, *, content: bool) -> None:
     _tracing.use_tracer_provider(provider, content=content)
 
 
-async def _run(tmp_path: Path, server: MockLLMServer) -> Any:
+async def _run(tmp_path: Path, server: MockLLMServer, **more: Any) -> Any:
     """One conversation of lookup.yaml: a scripted OpenAI agent (two tool calls, then the
     answer) and an autopilot customer, through ``prepare_run`` + ``execute`` as ``run``."""
     host = server.url.removeprefix("http://")
@@ -78,6 +78,7 @@ async def _run(tmp_path: Path, server: MockLLMServer) -> Any:
         "agents": ["agent-x"],
         "customer": "openai:customer-model",
         "models_file": str(models),
+        **more,
     }
     env = {
         "AGENT_KEY": KEY,
@@ -151,6 +152,22 @@ async def test_a_run_is_one_tree_of_spans_with_genai_attributes(
         assert tool.attributes["gen_ai.operation.name"] == "execute_tool"
         assert tool.attributes["gen_ai.tool.call.id"]
         assert "gen_ai.tool.call.arguments" not in tool.attributes
+
+
+async def test_tool_spans_over_mcp_hang_from_the_turn_as_in_process(
+    tmp_path: Path, spans: InMemorySpanExporter
+) -> None:
+    """A call served by the MCP host (on uvicorn's task) runs in the conversation's context."""
+    _trace_into(spans, content=False)
+    async with MockLLMServer() as server:
+        session = await _run(tmp_path, server, tools="mcp")
+    [record] = iter_records(session.run_dir)
+    assert record.status == "completed"
+    found = spans.get_finished_spans()
+    turns = _by_name(found, "turn ")
+    tools = _by_name(found, "execute_tool ")
+    assert [t.attributes["gen_ai.tool.name"] for t in tools] == ["verify_identity", "list_charges"]
+    assert all(_parent(t, found) in turns for t in tools)
 
 
 def _attribute_text(found: tuple[ReadableSpan, ...]) -> str:

@@ -117,6 +117,33 @@ async def test_roles_outside_the_cache_roles_always_call_the_model(
     assert entries(tmp_path) == []
 
 
+async def test_an_owned_agent_is_never_replayed_even_with_cache_agents(
+    server: MockLLMServer, tmp_path: Path
+) -> None:
+    """An owned service's reply is also the tool calls it makes over MCP: a replay would
+    skip them and score a conversation that never touched the Environment."""
+    server.script("svc", [say("one"), say("two")])
+    pool = pool_for(server, ResponseCache(tmp_path), {"customer", "agent"})
+    config = parse_model_spec("openai:svc", {}).model_copy(
+        update={"owned": True, "base_url": server.url + "/v1"}
+    )
+    call = pool.caller(config, "agent")
+    try:
+        replies = [await call(ASK), await call(ASK)]
+    finally:
+        await pool.aclose()
+    assert [r.content for r in replies] == ["one", "two"]
+    assert entries(tmp_path) == []
+    cached_plain = pool_for(server, ResponseCache(tmp_path / "plain"), {"agent"})
+    server.script("plain", [say("three"), say("four")])
+    plain = cached_plain.caller(parse_model_spec("openai:plain", {}), "agent")
+    try:
+        again = [await plain(ASK), await plain(ASK)]
+    finally:
+        await cached_plain.aclose()
+    assert [r.content for r in again] == ["three", "three"]  # a non-owned agent is replayed
+
+
 async def test_each_scope_is_its_own_draw(server: MockLLMServer, tmp_path: Path) -> None:
     server.script("m", [say("trial one"), say("trial two")])
     pool = pool_for(server, ResponseCache(tmp_path), {"judge"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,9 +36,11 @@ from supportsim.batch._session import (
     stored_config,
     unit_context,
 )
+from supportsim.conversation import AgentSpec, uses_tau2
 from supportsim.domains._plugins import resolve_domain_spec
 from supportsim.errors import InputError
 from supportsim.llm import ResponseCache, load_models_file
+from supportsim.scenario import Scenario
 from supportsim.store import (
     SUMMARY,
     ConversationRecord,
@@ -132,6 +134,7 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     ctx = unit_context(
         config, domains=domains, scenarios=chosen, personas=personas, models=models, pool=pool
     )
+    _check_tau2_tools(config, chosen, ctx.agents)
     _, _, used_models = participants(config, models)
     print_ = fingerprint(config, chosen, used_models, personas)
     session = prepare(
@@ -143,6 +146,29 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
         agents=list(ctx.agents),
     )
     return Prepared(config, session, pool, ctx, len(chosen), used_models)
+
+
+def _check_tau2_tools(
+    config: RunConfig, scenarios: Sequence[Scenario], agents: Mapping[str, AgentSpec]
+) -> None:
+    """tau2's conversation mode shows tool results in tau2's text form and counts its steps
+    and errors in our loop; tools reached over MCP bypass both, so the figures would not be
+    tau2's. Refused before anything is written.
+
+    Raises:
+        InputError: a tau2-mode scenario with ``--tools`` other than inprocess, or with an
+            Agent that calls its tools over MCP itself (owned, ``tools = "mcp"``, mcp_url).
+    """
+    if not any(uses_tau2(config.conversation_mode, s) for s in scenarios):
+        return
+    over_mcp = sorted(label for label, spec in agents.items() if spec.mcp)
+    if config.tools != "inprocess" or over_mcp:
+        who = f"agents {', '.join(over_mcp)} call" if over_mcp else f"--tools {config.tools} calls"
+        raise InputError(
+            f"tau2's conversation mode needs in-process tools, but {who} tools over MCP: "
+            "tool texts and step counts would not be tau2's. Run those agents with "
+            "--conversation-mode supportsim, or the tau2 tasks with --tools inprocess"
+        )
 
 
 def run_summary(session: Session, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -351,7 +351,8 @@ class ModelPool:
                 charge(spent)  # but the model's answer is
             return response
 
-        if self.cache is not None and role in self.cache_roles:
+        # An owned service's reply is its tool calls too (over MCP): a replay would skip them.
+        if self.cache is not None and role in self.cache_roles and not client.config.owned:
             # Keyed on the resolved config: the endpoint the environment chose is part of it.
             call = self.cache.wrap(client.config, call)  # a hit passes no limiter, is free
         return traced_model_call(call, config, role)  # the identity when tracing is off

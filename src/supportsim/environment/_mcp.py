@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import secrets
 import socket
@@ -73,6 +74,9 @@ class _Conversation:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     failure: BaseException | None = None
+    context: contextvars.Context = field(default_factory=contextvars.copy_context)
+    """The opening conversation's context: its calls run in it (tracing, its deadline)
+    although they arrive on uvicorn's request tasks."""
 
 
 class _Uvicorn(uvicorn.Server):
@@ -212,9 +216,9 @@ def _server_for(host: McpHost, token: str, env: Environment) -> Server[Any, Any]
         arguments: str | dict[str, Any] = raw if isinstance(raw, str) else params.arguments or {}
         async with conversation.lock:  # calls run one at a time, in arrival order
             try:
-                result = await env.call(
-                    params.name, arguments, call_id if isinstance(call_id, str) else ""
-                )
+                call = env.call(params.name, arguments, call_id if isinstance(call_id, str) else "")
+                # In the conversation's own context, as an in-process call would run.
+                result = await asyncio.create_task(call, context=conversation.context.copy())
             except Exception as exc:  # a bug in a tool: the conversation's harness error
                 if conversation.failure is None:
                     conversation.failure = exc

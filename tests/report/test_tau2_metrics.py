@@ -81,7 +81,7 @@ def test_pass_hat_k_per_task_then_averaged_with_tau2s_k_range() -> None:
     assert list(tau2_pass_hat_ks({"a": [True] * 5}, trials=2)) == ["1", "2"]  # <= trials
 
 
-def test_only_infra_and_harness_errors_are_left_out_a_simulator_fault_is_a_failure() -> None:
+def test_infra_harness_and_simulator_errors_are_left_out_as_tau2_leaves_them_out() -> None:
     records = [
         tau2_record("t", 1, reward=1.0),
         tau2_record("t", 2, reward=0.0, status="infra_error"),
@@ -90,10 +90,11 @@ def test_only_infra_and_harness_errors_are_left_out_a_simulator_fault_is_a_failu
     ]
     m = tau2_metrics(records, trials=4)
     assert m is not None
-    assert (m["tasks"], m["simulations"], m["infra_errors"], m["harness_errors"]) == (1, 2, 1, 1)
-    assert m["avg_reward"] == 0.5
-    assert m["pass_hat_k"] == {"1": 0.5, "2": 0.0}
-    assert m["termination"] == {"user_stop": 1, "max_steps": 0, "error": 1}
+    assert (m["tasks"], m["simulations"], m["infra_errors"], m["harness_errors"]) == (1, 1, 1, 1)
+    assert m["simulator_faults"] == 1
+    assert m["avg_reward"] == 1.0  # the one kept simulation passed
+    assert m["pass_hat_k"] == {"1": 1.0}
+    assert m["termination"] == {"user_stop": 1, "max_steps": 0, "error": 0}
 
 
 def test_units_of_our_own_scenarios_get_no_tau2_block() -> None:

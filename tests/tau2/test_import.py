@@ -3,6 +3,7 @@ malformed or unsupported tasks listed by id and reason, with nothing written."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from pathlib import Path
@@ -16,6 +17,7 @@ from typer.testing import CliRunner, Result
 from supportsim._yaml import read_yaml
 from supportsim.authoring import Tau2ImportError, import_tau2
 from supportsim.cli import app
+from supportsim.conversation import Transcript
 from supportsim.domains import builtin_domains, tau2_data_dir
 from supportsim.errors import InputError, ScenarioError
 from supportsim.scenario import Scenario, Tau2Task
@@ -253,3 +255,65 @@ def test_a_missing_data_directory_exits_2(tmp_path: Path) -> None:
     assert "not a tau2 data directory" in result.output
     bad_split = cli("import", "tau2", str(DATA), "--split", "dev", "--out", str(tmp_path / "o"))
     assert bad_split.exit_code == 2 and "--split 'dev'" in bad_split.output
+
+
+def test_unknown_keys_are_ignored_as_tau2_ignores_them(tmp_path: Path) -> None:
+    """A task of a newer format (an extra key on an action or the criteria) imports."""
+    newer = task("newer")
+    newer["evaluation_criteria"]["actions"][0]["hint"] = "not a field tau2 1.0 knows"
+    newer["evaluation_criteria"]["weights"] = {"DB": 1}
+    newer["user_scenario"]["notes"] = "ignored"
+    out = tmp_path / "out"
+    import_tau2(data_dir(tmp_path, [newer]), out=out)
+    data = scenario_file(out, "newer")
+    assert "hint" not in json.dumps(data)
+
+
+def test_null_gold_actions_count_db_as_met_as_tau2_does(tmp_path: Path) -> None:
+    """tau2: actions and env_assertions both null -> DB reward 1 (nothing to compare);
+    an empty list is a gold path of no writes, compared as usual."""
+    from supportsim.scoring import score
+
+    null = task("null", actions=None, reward_basis=["DB"])
+    empty = task("empty", actions=[], reward_basis=["DB"])
+    out = tmp_path / "out"
+    import_tau2(data_dir(tmp_path, [null, empty]), out=out, persona="tester")
+    domains = builtin_domains([out])
+    loaded = {s.id: s for s in load_scenarios_for(out, domains)}
+    tau2 = domains["tau2_retail"]
+    assert loaded["tau2_retail_null"].tau2.db_criteria is False
+    assert loaded["tau2_retail_empty"].tau2.db_criteria is True
+    changed = asyncio.run(changed_state(tau2, loaded["tau2_retail_null"]))
+    fresh = tau2.initial_state({}).model_dump(mode="json")
+    for sid, met in (("tau2_retail_null", True), ("tau2_retail_empty", False)):
+        transcript = Transcript(termination="customer_done", final_state=changed)
+        result = score(loaded[sid], tau2, transcript, fresh)
+        assert result.strict is met, sid
+
+
+def load_scenarios_for(out: Path, domains: dict) -> list[Scenario]:
+    from supportsim.domains import DomainCatalogue
+    from supportsim.scenario import load_personas, load_scenarios
+    from supportsim.scoring import CONCEPTS
+
+    personas = load_personas([PERSONAS])
+    return load_scenarios([out], catalogue=DomainCatalogue(domains, CONCEPTS), personas=personas)
+
+
+async def changed_state(domain: Any, scenario: Scenario) -> dict[str, Any]:
+    """The database after one write the gold path never made."""
+    from supportsim.environment import Environment
+
+    env = Environment(domain, scenario)
+    user = next(iter(env.snapshot()["users"]))
+    address = {
+        "address1": "1 Main St",
+        "address2": "",
+        "city": "Austin",
+        "state": "TX",
+        "country": "USA",
+        "zip": "78701",
+    }
+    result = await env.call("modify_user_address", {"user_id": user, **address}, "w")
+    assert not result.is_error, result.content
+    return env.snapshot()

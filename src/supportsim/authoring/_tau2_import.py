@@ -71,7 +71,9 @@ class Tau2ImportError(InputError):
 
 
 class _Raw(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # tau2's own models ignore keys they do not know; a task of a newer format (an extra
+    # hint on an action, say) must import, not stop the whole split.
+    model_config = ConfigDict(extra="ignore")
 
 
 class _RawAction(_Raw):
@@ -260,6 +262,7 @@ async def _task(
         ignored_actions=ignored,
         communicate_info=criteria.communicate_info or [],
         nl_assertions=criteria.nl_assertions or [],
+        db_criteria=criteria.actions is not None or criteria.env_assertions is not None,
         gold_db_sha256=gold,
         source=source,
     ), []

@@ -22,7 +22,9 @@ from typing import Any
 from supportsim.scoring import pass_hat_k
 from supportsim.store import ConversationRecord
 
-EXCLUDED = frozenset({"infra_error", "harness_error"})
+EXCLUDED = frozenset({"infra_error", "harness_error", "simulator_fault"})
+"""Left out of tau2's figures: in tau2 any exception in a simulation (the user simulator's
+included) is an infrastructure error, excluded from avg_reward and pass^k."""
 
 
 def is_tau2(record: ConversationRecord) -> bool:
@@ -72,6 +74,7 @@ def tau2_metrics(records: Sequence[ConversationRecord], trials: int) -> dict[str
         "not_fully_scored": sum(bool(r.unscored) for r in kept),
         "infra_errors": sum(r.status == "infra_error" for r in units),
         "harness_errors": sum(r.status == "harness_error" for r in units),
+        "simulator_faults": sum(r.status == "simulator_fault" for r in units),
         "termination": _terminations(kept),
     }
 

@@ -96,6 +96,9 @@ class Tau2Task(_Tau2Schema):
     removed)."""
     nl_assertions: list[str] = []
     """For NL_ASSERTION: statements an LLM judge checks over the transcript."""
+    db_criteria: bool = True
+    """The task gives gold ``actions`` or env assertions. tau2 counts DB as met when it
+    gives neither (both null): there is then no database to compare with."""
     gold_db_sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     """tau2's database hash after replaying ``actions`` at import (informational: the DB
     check replays them again on a fresh copy)."""

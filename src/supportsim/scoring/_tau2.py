@@ -53,7 +53,10 @@ def tau2_score(
     unscored: list[str] = []
     normal = transcript.termination not in ABNORMAL
     for component in task.reward_basis:
-        if component == "DB":
+        if component == "DB" and not task.db_criteria:
+            reason = "no gold actions or env assertions: tau2 counts DB as met"
+            components.append(Check("reward:DB", "reward", True, reason))
+        elif component == "DB":
             components.append(db_check(transcript.final_state, reference))
         elif component == "COMMUNICATE":
             components.append(communicate_check(task.communicate_info, transcript))

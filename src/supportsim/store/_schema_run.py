@@ -157,6 +157,7 @@ class Tau2Figures(_Doc):
     """Units of tasks with NL assertions run without ``--assertion-judge``: never passes."""
     infra_errors: int
     harness_errors: int
+    simulator_faults: int = 0
     termination: dict[str, int]
 
 

@@ -151,6 +151,25 @@ async def test_a_data_domain_runs_in_the_environment(tmp_path: Path) -> None:
             "no tool 'verify'",
         ),
         ({"kb/KB-2.md": "no front matter\n"}, "KB-2.md", "knowledge", "front matter"),
+        ({"state.schema.json": "[1, 2]"}, "state.schema.json", "(root)", "not a valid JSON"),
+        (
+            {"state.schema.json": json.dumps({"type": "object", "properties": []})},
+            "state.schema.json",
+            "properties",
+            "not a valid JSON Schema",
+        ),
+        (
+            {"state.schema.json": json.dumps({**SCHEMA, "required": "today"})},
+            "state.schema.json",
+            "required",
+            "not a valid JSON Schema",
+        ),
+        (
+            {"domain.yaml": DOMAIN.replace("collection: customers", "collection: cusotmers")},
+            "domain.yaml",
+            "owned.0.collection",
+            "no state field 'cusotmers'",
+        ),
         (
             {"state.schema.json": json.dumps({"type": "object", "properties": {"x": {"not": {}}}})},
             "state.schema.json",

@@ -66,3 +66,17 @@ async def test_a_deadline_stops_starting_judgments(
     outcome = await judge_run(run, judge_specs=["openai:j1"], deadline_s=0.0, env=env)
     assert outcome.plan is not None and outcome.plan.status == "deadline"
     assert list(iter_judgments(run)) == []  # a passed deadline starts nothing
+
+
+def test_a_damaged_judges_manifest_is_named_not_a_traceback(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    run = make_run(tmp_path, pattern=STRICT)
+    for text, field in (("{not json", ""), ('{"sessions": 5}', "sessions")):
+        (run / "judges.json").write_text(text)
+        result = CliRunner().invoke(app, ["judge", str(run), "--judge", "openai:j"])
+        assert result.exit_code == 2, result.output
+        flat = result.output.replace("\n", "")
+        assert "judges.json" in flat and (not field or f"[{field}]" in flat)

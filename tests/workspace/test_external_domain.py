@@ -5,6 +5,7 @@ supportsim's source."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -194,3 +195,20 @@ def test_new_domain_then_validate_passes_in_an_empty_folder(tmp_path: Path, monk
     checked = cli(None, "validate")
     assert checked.exit_code == 0, checked.output
     assert "1 passed, 0 failed" in checked.output
+
+
+def test_rescore_and_judge_find_the_runs_inputs_from_any_directory(
+    workspace: Path, threaded: MockLLMServer, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    ran = cli(threaded, "run", "--run-id", "far")
+    assert ran.exit_code == 0, ran.output
+    stored = json.loads((workspace / "runs" / "far" / "run.json").read_text())["config"]
+    assert Path(stored["scenarios"][0]).is_absolute() and Path(stored["personas"]).is_absolute()
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    os.chdir(elsewhere)
+    run_dir = str(workspace / "runs" / "far")
+    rescored = cli(None, "rescore", run_dir)
+    assert rescored.exit_code == 0, rescored.output
+    judged = cli(threaded, "judge", run_dir, "--judge", "openai:judge-1")
+    assert judged.exit_code == 0, judged.output
+    assert "cannot load" not in judged.output and "policy alone" not in judged.output

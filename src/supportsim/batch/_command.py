@@ -99,13 +99,24 @@ def effective_config(config: RunConfig, workspace: Workspace) -> RunConfig:
     where the config leaves them unset, domain folders made absolute, so ``--resume``,
     ``rescore`` and ``judge`` rebuild exactly the inputs this run used."""
     update: dict[str, Any] = {}
+    scenarios = config.scenarios
     if "scenarios" not in config.model_fields_set:
-        update["scenarios"] = [str(p) for p in workspace.scenarios]
+        scenarios = [str(p) for p in workspace.scenarios]
+    personas = config.personas
     if "personas" not in config.model_fields_set:
-        update["personas"] = str(workspace.personas)
+        personas = str(workspace.personas)
+    # Absolute where they exist, so rescore and judge find them from any directory (a
+    # missing path stays as typed: the bundled library, or an error naming it).
+    update["categories"] = list(dict.fromkeys([*workspace.extra_categories, *config.categories]))
+    update["scenarios"] = [_absolute(p) for p in scenarios]
+    update["personas"] = _absolute(personas)
     own = [resolve_domain_spec(s, Path.cwd()) for s in config.domains]
     update["domains"] = list(dict.fromkeys([*workspace.domains, *own]))
     return config.model_copy(update=update)
+
+
+def _absolute(path: str) -> str:
+    return str(Path(path).resolve()) if Path(path).exists() else path
 
 
 def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
@@ -113,8 +124,9 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     config = resolve_config(request)
     workspace = find_workspace()
     config = effective_config(config, workspace)
+    categories = tuple(dict.fromkeys([*workspace.categories, *config.categories]))
     inputs = load_inputs(
-        replace(workspace, domains=()),
+        replace(workspace, domains=(), categories=categories),
         scenarios=[Path(p) for p in config.scenarios],
         personas=Path(config.personas),
         domains=config.domains,

@@ -115,6 +115,9 @@ class RunConfig(BaseModel):
     """Scenario files or folders."""
     personas: str = "personas"
     """Folder of persona files."""
+    categories: list[str] = []
+    """Categories beside the eight defaults (a workspace's are added when the run starts,
+    and stored with it, so ``rescore`` and ``judge`` accept the same scenarios)."""
     domains: list[str] = []
     """Domains beside the built-in and the workspace's: folders with ``domain.yaml`` or
     ``python:package.module:attr`` (stored absolute with the run)."""

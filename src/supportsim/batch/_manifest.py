@@ -54,6 +54,7 @@ FREE_TO_CHANGE = frozenset(
         "suite",
         "models_file",
         "fail_under",
+        "categories",
     }
 )
 _URLS = Scrubber()

@@ -31,6 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import jsonschema
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -122,6 +123,19 @@ class _Loader:
             for name in names:
                 if name not in tools:
                     self.fail(f"facts.{fact}", f"no tool {name!r} in this domain")
+        if state_model is not None:
+            fields = state_model.model_fields
+            for i, owned in enumerate(spec.owned):
+                if owned.collection not in fields:
+                    known = ", ".join(f for f in fields if f not in ("session", "extra"))
+                    self.fail(
+                        f"owned.{i}.collection",
+                        f"no state field {owned.collection!r} (fields: {known}); a typo here "
+                        "would silently switch off the other_customer_data check",
+                    )
+            for i, name in enumerate(spec.public or []):
+                if name not in fields:
+                    self.fail(f"public.{i}", f"no state field {name!r}")
         if fixture_data is not None and state_model is not None:
             try:
                 state_model.model_validate(fixture_data)
@@ -220,6 +234,15 @@ class _Loader:
             schema = orjson.loads(path.read_bytes())
         except (OSError, orjson.JSONDecodeError) as exc:
             self.fail("state", f"cannot read {path} as JSON Schema: {exc}")
+            return None
+        try:
+            jsonschema.validators.validator_for(schema).check_schema(schema)
+        except jsonschema.SchemaError as exc:  # not a JSON Schema at all: say where
+            where = ".".join(str(p) for p in exc.path) or "(root)"
+            self.fail(where, f"not a valid JSON Schema: {exc.message}", str(path))
+            return None
+        except (AttributeError, TypeError):  # not even a mapping
+            self.fail("(root)", "a state schema is a JSON object", str(path))
             return None
         try:
             return state_model_from_schema(schema, self.spec.name)

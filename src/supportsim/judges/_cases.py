@@ -26,7 +26,8 @@ def _load(config: Mapping[str, Any], domains: Mapping[str, Domain]) -> list[Scen
     personas_dir = Path(str(config.get("personas") or "personas"))
     personas = load_personas([personas_dir])
     paths = [Path(str(p)) for p in config.get("scenarios") or ()]
-    catalogue = DomainCatalogue(domains, CONCEPTS, find_workspace().categories)
+    categories = find_workspace().with_categories(config.get("categories") or []).categories
+    catalogue = DomainCatalogue(domains, CONCEPTS, categories)
     return load_scenarios(paths, catalogue=catalogue, personas=personas)
 
 

@@ -18,6 +18,7 @@ from supportsim.store import (
     JudgesManifest,
     JudgmentRecord,
     iter_jsonl,
+    read_doc,
     read_json,
     write_doc,
 )
@@ -41,8 +42,12 @@ def iter_judgments(run_dir: Path) -> Iterator[JudgmentRecord]:
 
 
 def read_judges_manifest(run_dir: Path) -> dict[str, Any] | None:
+    """judges.json, validated (``store.JudgesManifest``): a damaged file is an InputError
+    naming the file and the field (exit 2), never a traceback; None when never judged."""
     path = run_dir / JUDGES_MANIFEST
-    return read_json(path) if path.exists() else None
+    if not path.exists():
+        return None
+    return read_doc(path, JudgesManifest).model_dump(mode="json", exclude_unset=True)
 
 
 def save_judges_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:

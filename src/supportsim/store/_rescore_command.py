@@ -118,7 +118,8 @@ def rescore_command(
             raise InputError(f"{personas_dir}: no such persona folder (--personas)")
         domains = domains_of_run(manifest.get("config") or {})
         personas = load_personas([personas_path]) if personas_path.is_dir() else {}
-        categories = find_workspace().categories
+        stored = (manifest.get("config") or {}).get("categories") or []
+        categories = find_workspace().with_categories(stored).categories
         catalogue = DomainCatalogue(domains, CONCEPTS, categories)  # as `validate` and `run`
         loaded = load_scenarios(paths, catalogue=catalogue, personas=personas)
         result = asyncio.run(rescore_run(run_dir, {s.id: s for s in loaded}, domains))

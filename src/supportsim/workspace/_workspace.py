@@ -18,7 +18,7 @@ once, the same way for every command (``validate``, ``run``, ``rescore``, ``judg
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,15 @@ class Workspace:
     categories: tuple[str, ...] = CATEGORIES
     file: Path | None = None
     """The workspace file, or None for the defaults."""
+
+    @property
+    def extra_categories(self) -> tuple[str, ...]:
+        """The categories this workspace declares beside the defaults."""
+        return tuple(c for c in self.categories if c not in CATEGORIES)
+
+    def with_categories(self, more: Sequence[str]) -> Workspace:
+        """This workspace with ``more`` categories (a stored run's) accepted too."""
+        return replace(self, categories=tuple(dict.fromkeys([*self.categories, *more])))
 
     @property
     def suites_file(self) -> Path:

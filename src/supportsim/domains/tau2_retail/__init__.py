@@ -9,10 +9,11 @@ tau2's retail tools read no clock (no "now" to fix) and check no identity: its p
 Agent to authenticate with ``find_user_id_by_*`` first, so those are our ``gates`` (for
 ordering and templates) but no tool refuses an unverified call.
 
-Differences that stay (by design of the runtime, not of the tools): a refusal reaches the
-Agent as our Environment's ``{"error": "Order not found"}`` where tau2 sends ``Error: Order
-not found``; malformed arguments are refused by argument validation before a tool runs (tau2
-calls the method and reports Python's TypeError); text results (a user id) are JSON-encoded.
+Differences that stay (by design of the runtime, not of the tools): malformed arguments are
+refused by argument validation before a tool runs (tau2 calls the method and reports
+Python's TypeError), with our text. In tau2's conversation mode (``conversation/_tau2.py``)
+a refusal reaches the Agent as tau2's ``Error: Order not found`` and a text result (a user
+id) as plain text; in our own mode as ``{"error": ...}`` and JSON.
 
 The domain is built from a tau2 data directory (``domain(data_dir)``); it is not a built-in.
 """

@@ -5,6 +5,7 @@ full conversation through supportsim's MCP host and scores as the oracle does.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,9 @@ async def test_a_python_agent_asking_for_mcp_calls_its_tools_itself_and_scores_s
 async def test_a_react_agent_with_langchain_mcp_adapters_tools_scores_strict_1(
     server: MockLLMServer, scenario: Scenario, persona: Persona, spec: str
 ) -> None:
-    server.default("mcp-react-m", plan_responder([scenario]))
+    plan = plan_responder([scenario])
+    # Every model call reports 7 input tokens, so the folded usage can be counted exactly.
+    server.default("mcp-react-m", lambda request: replace(plan(request), input_tokens=7))
 
     record = record_json(await run_over_mcp(Harness(server, "openai"), scenario, persona, spec))
 
@@ -90,10 +93,11 @@ async def test_a_react_agent_with_langchain_mcp_adapters_tools_scores_strict_1(
     # The tools the model was shown came over MCP: the scenario's, with their schemas.
     names = {t["function"]["name"] for t in requests[0].body["tools"]}
     assert set(CALLS) <= names
-    # Each reply carries the usage of every model call of its graph run.
+    # Each reply carries the usage of every model call of its graph run (tool rounds too).
     replies = [m for m in record["messages"] if m["role"] == "agent" and m["content"]]
-    assert sum(r["input_tokens"] for r in replies) == sum(
-        c["input_tokens"] for c in record["llm_calls"] if c["role"] == "agent"
+    assert sum(r["input_tokens"] for r in replies) == 7 * len(requests)
+    assert sum(c["input_tokens"] for c in record["llm_calls"] if c["role"] == "agent") == 7 * len(
+        requests
     )
     agent_calls = [c for c in record["llm_calls"] if c["role"] == "agent"]
     assert len(agent_calls) == len(replies) < len(requests)  # tool rounds folded in

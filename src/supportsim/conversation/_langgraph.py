@@ -307,7 +307,9 @@ class LangGraphAgent:
             )
         # AI messages never reported were answered by the graph's own tools (over MCP):
         # their model calls belong to this step.
-        unreported = [m for m in self._ai.values() if m.id not in self._reported]
+        unreported = [
+            m for m in self._ai.values() if m.id not in self._reported and m.id != last.id
+        ]
         self._reported.update(m.id for m in unreported)
         self._reported.add(last.id)
         calls = tuple(

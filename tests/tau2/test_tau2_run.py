@@ -147,22 +147,13 @@ def test_without_an_assertion_judge_a_task_with_assertions_never_passes(
     assert summary["agents"]["openai:agent-m"]["tau2"]["not_fully_scored"] == 2
 
 
-@pytest.mark.parametrize(
-    ("extra", "says"),
-    [
-        (("--tools", "mcp"), "--tools mcp calls tools over MCP"),
-        (("--tools", "mcp", "--conversation-mode", "supportsim"), None),
-    ],
-)
 def test_tau2_mode_refuses_tools_over_mcp_before_anything_is_written(
-    server: MockLLMServer, cli_imported: Path, tmp_path: Path, extra: tuple[str, ...], says
+    server: MockLLMServer, cli_imported: Path, tmp_path: Path
 ) -> None:
-    """tau2's tool texts and step counts live in our loop; MCP would bypass both."""
+    """tau2's tool texts and step counts live in our loop; MCP would bypass both. (Our own
+    conversation mode over MCP is tests/batch/test_mcp_batch.py's.)"""
     out = tmp_path / "runs"
-    code, output = run(server, cli_imported, out, Agent(), *extra)
-    if says is None:  # our own conversation mode: MCP is fine
-        assert code in (0, 1), output
-        assert (out / "r" / "conversations.jsonl").exists()
-    else:
-        assert code == 2 and says in output.replace("\n", " ")
-        assert not out.exists()
+    code, output = run(server, cli_imported, out, Agent(), "--tools", "mcp")
+    assert code == 2
+    assert "--tools mcp calls tools over MCP" in output.replace("\n", " ")
+    assert not out.exists()

@@ -94,7 +94,7 @@ CHECK = (
     *_IDS,
     Column("index", "int", "position in the unit's checks, from 0"),
     Column("name", "string", "check id, e.g. `step:refund`, `forbidden:leak`, `outcome`"),
-    Column("kind", "string", "step, observed, forbidden, outcome or state"),
+    Column("kind", "string", "step, observed, forbidden, outcome, state, reward, or a plug-in's"),
     Column("passed", "bool", "the check passed"),
     Column("reason", "string", "one line a person can act on"),
     Column("weight", "float", "its weight in the partial score"),

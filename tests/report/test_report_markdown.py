@@ -140,6 +140,11 @@ def test_md_escapes_and_limits() -> None:
     assert md("<b>") == "&lt;b&gt;"
     assert md("abcdef", 4) == "abc…"
     assert md("plain words 42") == "plain words 42"
+    # No mention pings and no autolinks from model text (GFM would make both live).
+    assert md("ask @octocat") == "ask &#64;octocat"
+    assert md("see https://evil.example/x and www.evil.example") == (
+        "see https:&#47;&#47;evil.example/x and www&#46;evil.example"
+    )
 
 
 def test_report_markdown_writes_the_file_with_the_gates(v1_copy: Path, tmp_path: Path) -> None:

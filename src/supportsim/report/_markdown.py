@@ -33,6 +33,8 @@ def md(value: object, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[: limit - 1] + "…"
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # GFM would ping an @mention and autolink a bare URL or www. host from model text.
+    text = text.replace("@", "&#64;").replace("://", ":&#47;&#47;").replace("www.", "www&#46;")
     text = _INLINE.sub(r"\\\1", text)
     return "\\" + text if text[:1] in ("#", "+", "-", "=") else text
 

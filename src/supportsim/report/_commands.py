@@ -27,7 +27,7 @@ from supportsim.llm import Scrubber
 from supportsim.report._aggregate import summarise
 from supportsim.report._compare import compare_runs
 from supportsim.report._gates import parse_regression_metrics, regressions
-from supportsim.report._html import render_comparison, render_report, write_text_atomic
+from supportsim.report._html import render_comparison, render_report, write_output
 from supportsim.report._junit import render_junit
 from supportsim.report._load import RunData, load_run
 from supportsim.report._markdown import render_markdown
@@ -60,18 +60,6 @@ def _html_target(
     if target is not None and target.is_dir():
         raise InputError(f"{target}: is a folder; give the HTML file's path (e.g. report.html)")
     return target
-
-
-def _write_html(path: Path, text: str, err: Console) -> bool:
-    """Write an output file whole; a path that cannot be written is bad input (message,
-    exit 2)."""
-    try:
-        write_text_atomic(path, text)
-    except OSError as exc:
-        err.print(f"error: {path}: cannot write ({exc.strerror or exc})", markup=False)
-        return False
-    err.print(f"wrote {path}", markup=False, highlight=False)
-    return True
 
 
 def _output_target(flag: str, path: Path | None) -> Path | None:
@@ -167,7 +155,7 @@ def report_command(
             )
         )
     for target, text in files:
-        if not _write_html(target, text(), err):
+        if not write_output(target, text(), err):
             return 2
 
     def show() -> None:
@@ -269,7 +257,7 @@ def compare_command(
     except InputError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
-    if html_out is not None and not _write_html(html_out, render_comparison(comparison), err):
+    if html_out is not None and not write_output(html_out, render_comparison(comparison), err):
         return 2
     _print_to_pipe(lambda: print_comparison(comparison, out), out)
     found = regressions(comparison, metrics)

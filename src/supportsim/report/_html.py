@@ -20,6 +20,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
+from rich.console import Console
 
 from supportsim.report import _format
 from supportsim.report._charts import (
@@ -200,3 +201,18 @@ def write_text_atomic(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)  # no stray temp file when the write fails
         raise
+
+
+def write_output(path: Path, text: str, err: Console) -> bool:
+    """Write a command's output file whole, saying so on ``err``; a folder or a path that
+    cannot be written is bad input (a message, False: the caller exits 2)."""
+    if path.is_dir():
+        err.print(f"error: {path}: is a folder; give the file's path", markup=False)
+        return False
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        err.print(f"error: {path}: cannot write ({exc.strerror or exc})", markup=False)
+        return False
+    err.print(f"wrote {path}", markup=False, highlight=False)
+    return True

@@ -19,7 +19,7 @@ import orjson
 from rich.console import Console
 
 from supportsim.errors import InputError
-from supportsim.report._html import write_text_atomic
+from supportsim.report._html import write_output
 from supportsim.report._load import RunData, load_run
 from supportsim.report._trend import trend
 from supportsim.report._trend_html import render_trend_html
@@ -56,19 +56,6 @@ def expand_runs(patterns: Sequence[str]) -> list[Path]:
     return found
 
 
-def _write(path: Path, text: str, err: Console) -> bool:
-    if path.is_dir():
-        err.print(f"error: {path}: is a folder; give the file's path", markup=False)
-        return False
-    try:
-        write_text_atomic(path, text)
-    except OSError as exc:
-        err.print(f"error: {path}: cannot write ({exc.strerror or exc})", markup=False)
-        return False
-    err.print(f"wrote {path}", markup=False, highlight=False)
-    return True
-
-
 def trend_command(
     patterns: Sequence[str],
     *,
@@ -87,13 +74,13 @@ def trend_command(
     doc = trend(runs)
     if json_path != STDOUT:
         render_trend(doc, out)
-    if html_path is not None and not _write(html_path, render_trend_html(doc), err):
+    if html_path is not None and not write_output(html_path, render_trend_html(doc), err):
         return 2
     if json_path is not None:
         text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
         if json_path == STDOUT:
             sys.stdout.write(text)
             sys.stdout.flush()
-        elif not _write(Path(json_path), text, err):
+        elif not write_output(Path(json_path), text, err):
             return 2
     return 0

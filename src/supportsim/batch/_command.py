@@ -124,9 +124,8 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     config = resolve_config(request)
     workspace = find_workspace()
     config = effective_config(config, workspace)
-    categories = tuple(dict.fromkeys([*workspace.categories, *config.categories]))
     inputs = load_inputs(
-        replace(workspace, domains=(), categories=categories),
+        replace(workspace.with_categories(config.categories), domains=()),
         scenarios=[Path(p) for p in config.scenarios],
         personas=Path(config.personas),
         domains=config.domains,

@@ -13,22 +13,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from supportsim.domains import Domain, DomainCatalogue, builtin_domains
+from supportsim.domains import Domain, builtin_domains
 from supportsim.errors import InputError
 from supportsim.judges._prompt import Case
 from supportsim.scenario import Scenario, load_personas, load_scenarios
-from supportsim.scoring import CONCEPTS
 from supportsim.store import ConversationRecord
-from supportsim.workspace import domains_of_run, find_workspace
+from supportsim.workspace import catalogue_of_run, domains_of_run
 
 
 def _load(config: Mapping[str, Any], domains: Mapping[str, Domain]) -> list[Scenario]:
     personas_dir = Path(str(config.get("personas") or "personas"))
     personas = load_personas([personas_dir])
     paths = [Path(str(p)) for p in config.get("scenarios") or ()]
-    categories = find_workspace().with_categories(config.get("categories") or []).categories
-    catalogue = DomainCatalogue(domains, CONCEPTS, categories)
-    return load_scenarios(paths, catalogue=catalogue, personas=personas)
+    return load_scenarios(paths, catalogue=catalogue_of_run(config, domains), personas=personas)
 
 
 def build_cases(

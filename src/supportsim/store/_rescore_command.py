@@ -19,13 +19,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supportsim.domains import DomainCatalogue
 from supportsim.errors import InputError
 from supportsim.scenario import load_personas, load_scenarios
-from supportsim.scoring import CONCEPTS
 from supportsim.store._files import MANIFEST, read_json
 from supportsim.store._rescore import Flip, RescoreResult, rescore_run
-from supportsim.workspace import domains_of_run, find_workspace
+from supportsim.workspace import catalogue_of_run, domains_of_run
 
 
 def _manifest(run_dir: Path) -> Mapping[str, Any]:
@@ -118,9 +116,7 @@ def rescore_command(
             raise InputError(f"{personas_dir}: no such persona folder (--personas)")
         domains = domains_of_run(manifest.get("config") or {})
         personas = load_personas([personas_path]) if personas_path.is_dir() else {}
-        stored = (manifest.get("config") or {}).get("categories") or []
-        categories = find_workspace().with_categories(stored).categories
-        catalogue = DomainCatalogue(domains, CONCEPTS, categories)  # as `validate` and `run`
+        catalogue = catalogue_of_run(manifest.get("config") or {}, domains)  # as `run` had it
         loaded = load_scenarios(paths, catalogue=catalogue, personas=personas)
         result = asyncio.run(rescore_run(run_dir, {s.id: s for s in loaded}, domains))
     except InputError as exc:

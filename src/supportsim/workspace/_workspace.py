@@ -196,3 +196,11 @@ def domains_of_run(config: Mapping[str, Any]) -> dict[str, Domain]:
         source="the run's run.json",
         field="config.domains",
     )
+
+
+def catalogue_of_run(config: Mapping[str, Any], domains: Mapping[str, Domain]) -> DomainCatalogue:
+    """What a stored run's scenarios are checked against when loaded again (``rescore``,
+    ``judge``): its domains, and the categories of this workspace and of the run."""
+    stored = [str(c) for c in config.get("categories") or ()]
+    categories = find_workspace().with_categories(stored).categories
+    return DomainCatalogue(domains, CONCEPTS, categories)

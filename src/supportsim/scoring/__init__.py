@@ -1,6 +1,6 @@
 """Deterministic scoring: checks, strict / partial, pass^k and interval statistics."""
 
-from supportsim.scoring._checks import BUILTIN_KINDS, AssertionVerdict, Check, CheckKind, Score
+from supportsim.scoring._checks import AssertionVerdict, Check, CheckKind, Score
 from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._oracle_check import oracle_run
 from supportsim.scoring._perturb import PerturbResult, perturb
@@ -35,7 +35,6 @@ from supportsim.scoring._validate import ScenarioVerdict, state_hash, validate_s
 from supportsim.scoring._workflow import step_checks
 
 __all__ = [
-    "BUILTIN_KINDS",
     "BUILTIN_SCORERS",
     "CONCEPTS",
     "NO_JUDGE",

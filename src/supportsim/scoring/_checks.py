@@ -5,20 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 CheckKind = str
-"""The kind a check reports under. Open: a plug-in Scorer names its own kind.
+"""The kind a check reports under: step, observed, forbidden, outcome, state, custom, and
+open beyond them (a plug-in Scorer names its own kind).
 ``reward``: one component of an imported benchmark's reward (tau2: ``reward:DB``...);
 ``diagnostic``: counted in partial only, never in strict (tau2: a gold action matched)."""
-
-BUILTIN_KINDS = (
-    "step",
-    "observed",
-    "forbidden",
-    "outcome",
-    "state",
-    "custom",
-    "reward",
-    "diagnostic",
-)
 
 
 @dataclass(frozen=True, slots=True)

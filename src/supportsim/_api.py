@@ -17,7 +17,7 @@ from typing import Any
 from supportsim.batch import RunConfig, RunRequest, execute, prepare_run, write_summary
 from supportsim.batch._lag import LoopLag
 from supportsim.report import summarise
-from supportsim.store import ConversationRecord
+from supportsim.store import ConversationRecord, latest_records
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +103,14 @@ async def run(
     finally:
         await prepared.pool.aclose()
     summary, latest = write_summary(session, summarise, prepared.config.trials)
+    records = [r for u, r in latest_records(session.run_dir).items() if u in latest]
     agents = {label: _agent(label, row) for label, row in summary.get("agents", {}).items()}
     return RunResult(
         run_id=session.run_id,
         run_dir=session.run_dir,
         status=session.status,
         agents=agents,
-        records=latest,
+        records=records,
         summary=summary,
     )
 

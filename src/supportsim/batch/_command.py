@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -47,7 +47,6 @@ from supportsim.store import (
     StoreError,
     Summary,
     iter_records,
-    split_foreign,
     write_doc,
 )
 from supportsim.workspace import Workspace, find_workspace, load_inputs
@@ -201,34 +200,47 @@ Show = Callable[[Mapping[str, Any], Console], None]
 
 def write_summary(
     session: Session, summarise: Summarise, trials: int
-) -> tuple[dict[str, Any], list[ConversationRecord]]:
-    """summary.json from the records of the run's planned units; a record of a unit
-    outside the plan is foreign: counted apart (``units_foreign``), never scored. A store
-    that cannot write keeps the summary in memory only (``summary_error`` says why)."""
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """summary.json from the records of the run's planned units, and each recorded unit's
+    latest status. The records are streamed to ``summarise`` one at a time, never all held
+    (a long run's records are gigabytes). A record of a unit outside the plan is foreign:
+    counted apart (``units_foreign``), never scored. A store that cannot write keeps the
+    summary in memory only (``summary_error`` says why)."""
     planned = {u.unit_id for u in session.units}
-    records, foreign = split_foreign(iter_records(session.run_dir), planned)
-    latest = {r.unit_id: r for r in records}
-    summary = summarise(records, trials=trials)
+    latest: dict[str, str] = {}
+    foreign: set[str] = set()
+    spend = [0.0]
+
+    def mine() -> Iterator[ConversationRecord]:
+        for r in iter_records(session.run_dir):
+            if r.unit_id not in planned:
+                foreign.add(r.unit_id)
+                continue
+            latest[r.unit_id] = r.status
+            spend[0] += r.cost_usd or 0.0
+            yield r
+
+    summary = summarise(mine(), trials=trials)
     statuses: dict[str, int] = {}
-    for r in latest.values():
-        statuses[r.status] = statuses.get(r.status, 0) + 1
+    for status in latest.values():
+        statuses[status] = statuses.get(status, 0) + 1
     summary["run"] = run_summary(
         session,
         {
             "units_recorded": len(latest),
             "units_missing": len(session.units) - len(latest),
-            "units_foreign": len({r.unit_id for r in foreign}),
+            "units_foreign": len(foreign),
             "statuses": statuses,
             "infra_errors": statuses.get("infra_error", 0),
             "harness_errors": statuses.get("harness_error", 0),
-            "spend_usd": sum(r.cost_usd or 0.0 for r in records),
+            "spend_usd": spend[0],
         },
     )
     try:
         write_doc(session.run_dir / SUMMARY, Summary, summary)
     except StoreError as exc:
         summary["summary_error"] = f"{SUMMARY} not written: {exc.strerror}"
-    return summary, list(latest.values())
+    return summary, latest
 
 
 def _next_step(session: Session, config_path: Path | None, out: str) -> str | None:
@@ -327,7 +339,7 @@ def run_command(
         session.status = "cancelled"
     summary, latest = write_summary(session, summarise, config.trials)
     show(summary, console)
-    _report_problems(console, latest)
+    _report_problems(console, latest.values())
     _report_store(err, session, summary)
     lag = session.info.get("loop_lag") or {}
     if lag.get("saturated"):
@@ -339,7 +351,7 @@ def run_command(
     if (step := _next_step(session, request.config_path, config.out)) is not None:
         console.print(step, markup=False, highlight=False)
     console.print(f"run directory: {printable(session.run_dir)}", markup=False, highlight=False)
-    failed = session.status != "completed" or any(r.status != "completed" for r in latest)
+    failed = session.status != "completed" or any(s != "completed" for s in latest.values())
     gate_failed = report_gates(err, summary, config.fail_under)
     return 1 if failed or gate_failed else 0
 
@@ -356,11 +368,11 @@ def report_gates(err: Console, summary: Mapping[str, Any], thresholds: Mapping[s
     return bool(misses)
 
 
-def _report_problems(console: Console, latest: Iterable[ConversationRecord]) -> None:
+def _report_problems(console: Console, statuses: Iterable[str]) -> None:
     counts: dict[str, int] = {}
-    for r in latest:
-        if r.status != "completed":
-            counts[r.status] = counts.get(r.status, 0) + 1
+    for status in statuses:
+        if status != "completed":
+            counts[status] = counts.get(status, 0) + 1
     if counts:
         console.print(
             "not scored: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())),

@@ -67,6 +67,7 @@ from supportsim.store import (
     RunLock,
     StoreError,
     final_unit_ids,
+    iter_ledger,
     iter_records,
 )
 
@@ -197,7 +198,7 @@ def _reopen(
             f"{run_dir}: the run changed since it started; refusing to resume "
             "(--force to resume anyway):\n  " + "\n  ".join(diff)
         )
-    records = list(iter_records(run_dir))
+    records = list(iter_ledger(run_dir))  # not the records: they may be gigabytes
     final = final_unit_ids(records)
     if diff:  # forced: the run goes on under the new fingerprint, and says so
         manifest.update(fingerprint)

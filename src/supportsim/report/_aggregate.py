@@ -3,7 +3,8 @@
 Computed once here; views only render. Only ``completed`` units are scored: infra errors,
 simulator faults and harness errors are counted, never scored as Agent failures. A unit's
 last record wins (``latest_records``). An unknown cost or token count is ``None``, never 0:
-one unpriced call makes the sum unknown rather than quietly low.
+one unpriced call makes the sum unknown rather than quietly low. Records are read as their
+small ``UnitFacts`` (``_facts.py``), so a run's summary never holds every record at once.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from supportsim.report._facts import Facts, UnitFacts, unit_facts
 from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
-from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord, MessageRecord
+from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord
 
 TOP_FAILING_CHECKS = 20
 """How many (scenario, check) pairs the failing-checks table keeps."""
@@ -41,11 +43,6 @@ def _distribution(values: Sequence[float]) -> dict[str, Any]:
     return out
 
 
-def _turn_replies(record: ConversationRecord) -> list[MessageRecord]:
-    """Agent messages that end a turn: they carry the turn's end-to-end ``response_ms``."""
-    return [m for m in record.messages if m.role == "agent" and m.response_ms is not None]
-
-
 def _known_sum(values: Sequence[_N | None]) -> _N | None:
     """Sum when every value is known (and there is one); else None (unknown is not zero)."""
     if not values or any(v is None for v in values):
@@ -70,7 +67,7 @@ def _pass_hat_k(counts: Sequence[tuple[int, int]], trials: int) -> dict[str, Any
     return {"pass_hat_k": values, "pass_hat_k_scenarios": used}
 
 
-def _rate(records: Sequence[ConversationRecord]) -> dict[str, Any]:
+def _rate(records: Sequence[UnitFacts]) -> dict[str, Any]:
     """n, strict passes, strict rate with its Wilson 95% interval, partial mean and gap."""
     n, passed = len(records), sum(r.strict for r in records)
     low, high = wilson_interval(passed, n)
@@ -87,24 +84,25 @@ def _rate(records: Sequence[ConversationRecord]) -> dict[str, Any]:
     }
 
 
-def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[str, Any]:
+def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int) -> dict[str, Any]:
     """One agent's row: quality, latency, tokens, cost and status counts.
 
     Tokens count the Agent's own model calls; ``cost_mean_usd`` is the whole conversation
     (Agent and simulated Customer), ``agent_cost_mean_usd`` the Agent's share: the price of
     choosing that model.
     """
+    records = unit_facts(records)
     scored = [r for r in records if r.status == "completed"]
     n = len(scored)
     by_scenario: dict[str, list[bool]] = defaultdict(list)
     for r in scored:
         by_scenario[r.scenario_id].append(r.strict)
     counts = [(len(v), sum(v)) for v in by_scenario.values()]
-    replies = [m for r in scored for m in _turn_replies(r)]
-    response = [m.response_ms for m in replies if m.response_ms is not None]
-    agent_calls = [c for r in scored for c in r.llm_calls if c.role == "agent"]
-    tokens_in = _known_sum([c.input_tokens for c in agent_calls])
-    tokens_out = _known_sum([c.output_tokens for c in agent_calls])
+    replies = [m for r in scored for m in r.replies]
+    response = [m.response_ms for m in replies]
+    called = [r for r in scored if r.agent_calls]  # records without Agent calls add nothing
+    tokens_in = _known_sum([r.agent_input_tokens for r in called])
+    tokens_out = _known_sum([r.agent_output_tokens for r in called])
     cost = _known_sum([r.cost_usd for r in scored])
     agent_cost = _known_sum([r.agent_cost_usd for r in scored])
     kinds: dict[str, Counter[str]] = defaultdict(Counter)
@@ -142,9 +140,9 @@ def agent_summary(records: Sequence[ConversationRecord], trials: int) -> dict[st
     }
 
 
-def _breakdown(records: Sequence[ConversationRecord], key: str) -> dict[str, Any]:
+def _breakdown(records: Sequence[UnitFacts], key: str) -> dict[str, Any]:
     """agent -> group (category or domain) -> rate, over completed units."""
-    groups: dict[str, dict[str, list[ConversationRecord]]] = defaultdict(lambda: defaultdict(list))
+    groups: dict[str, dict[str, list[UnitFacts]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
         if r.status == "completed":
             groups[r.agent][getattr(r, key)].append(r)
@@ -154,7 +152,7 @@ def _breakdown(records: Sequence[ConversationRecord], key: str) -> dict[str, Any
     }
 
 
-def _scenario_grid(records: Sequence[ConversationRecord]) -> dict[str, Any]:
+def _scenario_grid(records: Sequence[UnitFacts]) -> dict[str, Any]:
     """scenario -> agent -> trials (the HTML grid, and the pairing ``compare`` uses)."""
     grid: dict[str, Any] = {}
     for r in sorted(records, key=lambda r: (r.scenario_id, r.agent, r.trial)):
@@ -179,7 +177,7 @@ def _scenario_grid(records: Sequence[ConversationRecord]) -> dict[str, Any]:
     return grid
 
 
-def _failing_checks(records: Sequence[ConversationRecord]) -> list[dict[str, Any]]:
+def _failing_checks(records: Sequence[UnitFacts]) -> list[dict[str, Any]]:
     """The (scenario, check) pairs that fail most often, with their commonest reasons."""
     evaluated: Counter[tuple[str, str]] = Counter()
     failed: Counter[tuple[str, str]] = Counter()
@@ -217,7 +215,7 @@ def _failing_checks(records: Sequence[ConversationRecord]) -> list[dict[str, Any
     ]
 
 
-def _run_info(manifest: Mapping[str, Any], records: Sequence[ConversationRecord]) -> dict[str, Any]:
+def _run_info(manifest: Mapping[str, Any], records: Sequence[UnitFacts]) -> dict[str, Any]:
     """Run-level facts, named as the runner names them in the summary.json it writes."""
     config = manifest.get("config") or {}
     scenarios = manifest.get("scenarios") or {}
@@ -239,7 +237,7 @@ def _run_info(manifest: Mapping[str, Any], records: Sequence[ConversationRecord]
 
 
 def summarise(
-    records: Iterable[ConversationRecord],
+    records: Iterable[ConversationRecord | UnitFacts],
     *,
     trials: int | None = None,
     manifest: Mapping[str, Any] | None = None,
@@ -248,13 +246,18 @@ def summarise(
 
     Args:
         records: every record read from conversations.jsonl; the last one per unit wins.
+            Read once, one at a time (an iterator over the file holds one record at once).
         trials: trials per scenario the run asked for (pass^k is given for k = 1..trials);
             default the largest trial number seen.
         manifest: run.json, when known: adds ``run`` (id, status, planned vs finished units).
     """
-    latest = list({r.unit_id: r for r in records}.values())
+    facts = Facts()
+    by_unit: dict[str, UnitFacts] = {}
+    for record in records:
+        by_unit[record.unit_id] = facts(record)
+    latest = list(by_unit.values())
     trials = trials or max((r.trial for r in latest), default=1)
-    agents: dict[str, list[ConversationRecord]] = defaultdict(list)
+    agents: dict[str, list[UnitFacts]] = defaultdict(list)
     for r in latest:
         agents[r.agent].append(r)
     out: dict[str, Any] = {"schema_version": DOCUMENT_SCHEMA_VERSION}

@@ -19,15 +19,18 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from supportsim.report._facts import UnitFacts
 from supportsim.scoring import pass_hat_k
 from supportsim.store import ConversationRecord
+
+Unit = ConversationRecord | UnitFacts
 
 EXCLUDED = frozenset({"infra_error", "harness_error", "simulator_fault"})
 """Left out of tau2's figures: in tau2 any exception in a simulation (the user simulator's
 included) is an infrastructure error, excluded from avg_reward and pass^k."""
 
 
-def is_tau2(record: ConversationRecord) -> bool:
+def is_tau2(record: Unit) -> bool:
     """Whether ``record`` is a unit of a tau2 task (its domain is one of tau2's)."""
     return record.domain.startswith("tau2_")
 
@@ -51,7 +54,7 @@ def tau2_pass_hat_ks(outcomes: Mapping[str, Sequence[bool]], trials: int) -> dic
     }
 
 
-def tau2_metrics(records: Sequence[ConversationRecord], trials: int) -> dict[str, Any] | None:
+def tau2_metrics(records: Sequence[Unit], trials: int) -> dict[str, Any] | None:
     """tau2's headline figures over one agent's tau2 units; None when it ran none.
 
     ``avg_reward`` is the mean reward over the kept simulations (a reward is 0 or 1 in
@@ -79,7 +82,7 @@ def tau2_metrics(records: Sequence[ConversationRecord], trials: int) -> dict[str
     }
 
 
-def _terminations(records: Sequence[ConversationRecord]) -> dict[str, int]:
+def _terminations(records: Sequence[Unit]) -> dict[str, int]:
     """tau2's termination counts: user stop, max steps, errors (ours mapped back)."""
     counts = {"user_stop": 0, "max_steps": 0, "error": 0}
     for r in records:

@@ -315,6 +315,13 @@ def main() -> None:
             f"{max_rss_kb / 1024:.0f} MB (kernel)",
             flush=True,
         )
+        ending = [p.total_mb for p in watch.polls if p.units >= args.units]
+        if ending:  # after the last record: the summary and closing run.json
+            print(
+                f"after the last unit (summary.json): peak {max(ending):.0f} MB over "
+                f"{len(ending)} polls",
+                flush=True,
+            )
         if "growth" in flat:
             print(
                 f"flatness: first third {flat['first_mb']:.0f} MB, last third "

@@ -29,9 +29,10 @@ from ._context import check_context
 from ._errors import provider_call
 from ._secrets import scrubber
 from ._structured import as_tool_request
-from ._timing import Stopwatch
+from ._timing import Stopwatch, times_of
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import ANTHROPIC_STREAM, WARM_REQUEST, canned_client, ensure_warm
+from ._wire import recording, wire_client
 
 if TYPE_CHECKING:
     import httpx2
@@ -247,7 +248,11 @@ class AnthropicMessagesClient:
     def __init__(
         self, resolved: ResolvedModel, *, http_client: httpx2.AsyncClient | None = None
     ) -> None:
-        from anthropic import AsyncAnthropic, DefaultAsyncHttpxClient  # reads env vars on import
+        from anthropic import (  # reads env vars on import
+            DEFAULT_CONNECTION_LIMITS,
+            AsyncAnthropic,
+            DefaultAsyncHttpxClient,
+        )
 
         self.config = resolved.config
         # Error text from the provider may quote the key or a URL password: scrubbed.
@@ -258,7 +263,9 @@ class AnthropicMessagesClient:
                 resolved,
                 http_client,
                 default_base_url="https://api.anthropic.com",
-                plain_client=lambda: DefaultAsyncHttpxClient(verify=False),
+                default_client=lambda verify: wire_client(
+                    DefaultAsyncHttpxClient, verify=verify, limits=DEFAULT_CONNECTION_LIMITS
+                ),
             )
         )
         # Touched now, not in the first call: the SDK imports its resources lazily, which
@@ -282,11 +289,12 @@ class AnthropicMessagesClient:
     async def _complete(self, params: dict[str, Any]) -> LLMResponse:
         acc = _Accumulator()
         watch = Stopwatch()
-        stream = await self._messages.create(**params)
-        async with stream:
-            async for event in stream:
-                if acc.feed(event):
-                    watch.mark_first()
+        with recording(watch.wire):
+            stream = await self._messages.create(**params)
+            async with stream:
+                async for event in stream:
+                    if acc.feed(event):
+                        watch.mark_first()
         if not acc.stopped:
             raise ProviderError(
                 self.config.name, "stream ended early (no message_stop)", retryable=True
@@ -307,11 +315,10 @@ class AnthropicMessagesClient:
                 cached_input_tokens=acc.cache_read,
                 cache_write_tokens=acc.cache_write,
             ),
-            llm_ms=watch.elapsed_ms(),
-            ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
             cached_input_tokens=acc.cache_read,
             cache_write_tokens=acc.cache_write,
+            **times_of(watch.stop()),
         )
 
     async def warm(self) -> None:

@@ -40,9 +40,10 @@ from ._errors import provider_call
 from ._openai_params import openai_body
 from ._secrets import scrubber
 from ._structured import StructuredMode, structured_mode
-from ._timing import Stopwatch
+from ._timing import CallTimes, Stopwatch, times_of
 from ._types import LLMRequest, LLMResponse, ToolCall
 from ._warm import OPENAI_COMPLETION, OPENAI_STREAM, WARM_REQUEST, canned_client, ensure_warm
+from ._wire import recording, wire_client
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -178,7 +179,11 @@ class OpenAIChatClient:
         http_client: httpx2.AsyncClient | None = None,
         stream: bool | None = None,
     ) -> None:
-        from openai import AsyncOpenAI, DefaultAsyncHttpxClient  # reads env vars on import
+        from openai import (  # reads env vars on import
+            DEFAULT_CONNECTION_LIMITS,
+            AsyncOpenAI,
+            DefaultAsyncHttpxClient,
+        )
 
         self.config = resolved.config
         # Error text from the provider may quote the key or a URL password: scrubbed.
@@ -190,7 +195,9 @@ class OpenAIChatClient:
                 resolved,
                 http_client,
                 default_base_url="https://api.openai.com/v1",
-                plain_client=lambda: DefaultAsyncHttpxClient(verify=False),
+                default_client=lambda verify: wire_client(
+                    DefaultAsyncHttpxClient, verify=verify, limits=DEFAULT_CONNECTION_LIMITS
+                ),
             )
         )
         self._mode: StructuredMode = structured_mode(self.config)
@@ -241,25 +248,26 @@ class OpenAIChatClient:
         from openai import AsyncStream
 
         watch = Stopwatch()
-        response = await self._client.post(
-            "/chat/completions",
-            cast_to=httpx2.Response,
-            content=body,
-            options={"headers": headers} if headers else {},
-            stream=True,
-        )
-        try:
-            kind = _content_type(response)
-            if kind == "text/event-stream":
-                # cast_to=object: the SDK decodes the events and raises error events, the
-                # chunks stay the dicts the JSON parser made.
-                stream = AsyncStream(cast_to=object, response=response, client=self._client)
-                return await self._read_stream(stream, watch)
-            if not kind.endswith("json"):
-                raise ProviderError(self.config.name, await _what_was_sent(response))
-            return await self._read_whole(response, watch)
-        finally:
-            await response.aclose()
+        with recording(watch.wire):
+            response = await self._client.post(
+                "/chat/completions",
+                cast_to=httpx2.Response,
+                content=body,
+                options={"headers": headers} if headers else {},
+                stream=True,
+            )
+            try:
+                kind = _content_type(response)
+                if kind == "text/event-stream":
+                    # cast_to=object: the SDK decodes the events and raises error events,
+                    # the chunks stay the dicts the JSON parser made.
+                    stream = AsyncStream(cast_to=object, response=response, client=self._client)
+                    return await self._read_stream(stream, watch)
+                if not kind.endswith("json"):
+                    raise ProviderError(self.config.name, await _what_was_sent(response))
+                return await self._read_whole(response, watch)
+            finally:
+                await response.aclose()
 
     async def _read_stream(self, stream: Any, watch: Stopwatch) -> LLMResponse:
         acc = _Accumulator()
@@ -284,26 +292,25 @@ class OpenAIChatClient:
                 acc.output_tokens,
                 cached_input_tokens=acc.cached_input_tokens,
             ),
-            llm_ms=watch.elapsed_ms(),
-            ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
             cached_input_tokens=acc.cached_input_tokens,
+            **times_of(watch.stop()),
         )
 
     async def _read_whole(self, response: Any, watch: Stopwatch) -> LLMResponse:
         """A JSON chat completion, asked for or sent to a streaming request by a server that
         cannot stream (so ``stream: false`` is optional)."""
         body = await response.aread()
-        llm_ms = watch.elapsed_ms()
+        times = watch.stop()
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:
             data = None
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise ProviderError(self.config.name, await _what_was_sent(response))
-        return self._from_completion(data, llm_ms)
+        return self._from_completion(data, times)
 
-    def _from_completion(self, completion: dict[str, Any], llm_ms: float) -> LLMResponse:
+    def _from_completion(self, completion: dict[str, Any], times: CallTimes) -> LLMResponse:
         choices = completion["choices"]
         if not choices:
             raise ProviderError(self.config.name, "response has no choices", retryable=True)
@@ -332,10 +339,9 @@ class OpenAIChatClient:
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             cost_usd=cost_usd(self.config, input_tokens, output_tokens, cached_input_tokens=cached),
-            llm_ms=llm_ms,
-            ttft_ms=None,
             model=completion.get("model") or self.config.model,
             cached_input_tokens=cached,
+            **times_of(times, ttft=False),
         )
 
     async def warm(self) -> None:

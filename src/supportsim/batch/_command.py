@@ -46,8 +46,10 @@ from supportsim.store import (
     ConversationRecord,
     StoreError,
     Summary,
+    describe_measurement,
     iter_records,
     split_foreign,
+    with_loop_lag,
     write_doc,
 )
 from supportsim.workspace import Workspace, find_workspace, load_inputs
@@ -224,6 +226,7 @@ def write_summary(
             "spend_usd": sum(r.cost_usd or 0.0 for r in records),
         },
     )
+    summary["measurement"] = with_loop_lag(summary.get("measurement"), session.info.get("loop_lag"))
     try:
         write_doc(session.run_dir / SUMMARY, Summary, summary)
     except StoreError as exc:
@@ -336,6 +339,8 @@ def run_command(
             "saturated, so measured latencies are inflated; lower --concurrency (or use auto)",
             markup=False,
         )
+        if (measured := describe_measurement(summary.get("measurement"))) is not None:
+            err.print(measured, markup=False, highlight=False)
     if (step := _next_step(session, request.config_path, config.out)) is not None:
         console.print(step, markup=False, highlight=False)
     console.print(f"run directory: {printable(session.run_dir)}", markup=False, highlight=False)

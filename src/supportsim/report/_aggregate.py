@@ -14,7 +14,12 @@ from typing import Any, TypeVar
 
 from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
-from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord, MessageRecord
+from supportsim.store import (
+    DOCUMENT_SCHEMA_VERSION,
+    ConversationRecord,
+    MessageRecord,
+    measurement_of,
+)
 
 TOP_FAILING_CHECKS = 20
 """How many (scenario, check) pairs the failing-checks table keeps."""
@@ -269,6 +274,7 @@ def summarise(
             "by_domain": _breakdown(latest, "domain"),
             "scenarios": _scenario_grid(latest),
             "failing_checks": _failing_checks(latest),
+            "measurement": measurement_of(latest),
         }
     )
     return out

@@ -33,7 +33,15 @@ from supportsim.report._load import RunData, load_run
 from supportsim.report._markdown import render_markdown
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
-from supportsim.store import SUMMARY, StoreError, Summary, checked, read_json, write_json
+from supportsim.store import (
+    SUMMARY,
+    StoreError,
+    Summary,
+    checked,
+    read_json,
+    with_loop_lag,
+    write_json,
+)
 
 
 def summarise_run(run: RunData) -> dict:
@@ -218,7 +226,9 @@ def _keep_runner_facts(path: Path, summary: dict) -> dict:
         previous = {}
     old_run = previous.get("run") if isinstance(previous, dict) else None
     if isinstance(old_run, dict):
-        return {**summary, "run": {**old_run, **summary.get("run", {})}}
+        summary = {**summary, "run": {**old_run, **summary.get("run", {})}}
+        if summary.get("measurement") is not None:  # the lag part is the runner's
+            summary["measurement"] = with_loop_lag(summary["measurement"], old_run.get("loop_lag"))
     return summary
 
 

@@ -23,6 +23,12 @@ from supportsim.store._files import (
     writer_alive,
 )
 from supportsim.store._judgments import JUDGMENT_SCHEMA_VERSION, JudgmentRecord
+from supportsim.store._measurement import (
+    Measurement,
+    describe_measurement,
+    measurement_of,
+    with_loop_lag,
+)
 from supportsim.store._records import (
     SCHEMA_VERSION,
     CallLogRecord,
@@ -100,6 +106,7 @@ __all__ = [
     "JudgesManifest",
     "JudgmentRecord",
     "LLMCallRecord",
+    "Measurement",
     "MessageRecord",
     "NotRescorable",
     "PreviousVerdict",
@@ -116,6 +123,7 @@ __all__ = [
     "build_record",
     "checked",
     "default_scenario_paths",
+    "describe_measurement",
     "export_schemas",
     "final_unit_ids",
     "iter_jsonl",
@@ -123,6 +131,7 @@ __all__ = [
     "json_schemas",
     "latest_records",
     "live_status",
+    "measurement_of",
     "planned_unit_ids",
     "read_doc",
     "read_json",
@@ -135,6 +144,7 @@ __all__ = [
     "split_foreign",
     "transcript_from_record",
     "unit_key",
+    "with_loop_lag",
     "write_doc",
     "write_json",
     "write_rescored",

@@ -130,6 +130,8 @@ def report_command(
         gate_lines = [f"gates passed: {describe_gates(fail_under)} for every agent"]
     # Validated against the store's Summary model before any of it is written or printed.
     document = checked(Summary, _keep_runner_facts(run_dir / SUMMARY, summary), run_dir / SUMMARY)
+    if document.get("measurement") is not None:  # with the runner's loop lag, for the HTML
+        summary = {**summary, "measurement": document["measurement"]}
     if json_file is not None:
         try:
             json_file.parent.mkdir(parents=True, exist_ok=True)

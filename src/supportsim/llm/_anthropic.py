@@ -22,6 +22,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
@@ -152,63 +154,77 @@ class _Accumulator:
     cache_write: int = 0
 
     def feed(self, event: Any) -> bool:
-        """Take one event; True when it carried content, thinking or tool-call data."""
-        kind = event.type
+        """Take one event (the parsed JSON of one server-sent event); True when it carried
+        content, thinking or tool-call data."""
+        if not isinstance(event, dict):
+            return False
+        kind = event.get("type")
         if kind == "message_start":
-            self.model = event.message.model or self.model
-            self._usage(event.message.usage)
+            message = _obj(event.get("message"))
+            self.model = message.get("model") or self.model
+            self._usage(message.get("usage"))
         elif kind == "content_block_start":
-            return self._start(event.index, event.content_block)
+            return self._start(event.get("index", 0), _obj(event.get("content_block")))
         elif kind == "content_block_delta":
-            return self._delta(event.index, event.delta)
+            return self._delta(event.get("index", 0), _obj(event.get("delta")))
         elif kind == "message_delta":
-            self.stop_reason = event.delta.stop_reason or self.stop_reason
-            self._usage(event.usage)
+            self.stop_reason = _obj(event.get("delta")).get("stop_reason") or self.stop_reason
+            self._usage(event.get("usage"))
         elif kind == "message_stop":
             self.stopped = True
         return False
 
     def _usage(self, usage: Any) -> None:
-        if usage is None:
+        if not isinstance(usage, dict):
             return
         # Anthropic's input_tokens excludes cache reads and writes; the total is what was
         # sent, and the cache parts are kept to be priced at their own rates.
-        fresh, written, read = (getattr(usage, name, None) for name in _INPUT_FIELDS)
+        fresh, written, read = (usage.get(name) for name in _INPUT_FIELDS)
         if fresh is not None:
             self.cache_write, self.cache_read = written or 0, read or 0
             self.input_tokens = fresh + self.cache_write + self.cache_read
-        if getattr(usage, "output_tokens", None) is not None:
-            self.output_tokens = usage.output_tokens
+        if usage.get("output_tokens") is not None:
+            self.output_tokens = usage["output_tokens"]
 
-    def _start(self, index: int, block: Any) -> bool:
-        if block.type == "text":
-            self.blocks[index] = _Block("text", [block.text or ""])
-            return bool(block.text)
-        if block.type == "thinking":
-            self.blocks[index] = _Block("thinking", [block.thinking or ""], block.signature or None)
-            return bool(block.thinking)
-        if block.type == "tool_use":
+    def _start(self, index: int, block: dict[str, Any]) -> bool:
+        kind = block.get("type")
+        if kind == "text":
+            text = block.get("text") or ""
+            self.blocks[index] = _Block("text", [text])
+            return bool(text)
+        if kind == "thinking":
+            thinking = block.get("thinking") or ""
+            self.blocks[index] = _Block("thinking", [thinking], block.get("signature") or None)
+            return bool(thinking)
+        if kind == "tool_use":
             self.blocks[index] = _Block(
-                "tool_use", tool_id=block.id, tool_name=block.name, start_input=block.input
+                "tool_use",
+                tool_id=block.get("id") or "",
+                tool_name=block.get("name") or "",
+                start_input=block.get("input"),
             )
             return True
         return False  # redacted thinking, server tools: nothing this package represents
 
-    def _delta(self, index: int, delta: Any) -> bool:
+    def _delta(self, index: int, delta: dict[str, Any]) -> bool:
         block = self.blocks.get(index)
         if block is None:
             return False
-        if delta.type == "text_delta":
-            block.text.append(delta.text)
-            return bool(delta.text)
-        if delta.type == "thinking_delta":
-            block.text.append(delta.thinking)
-            return bool(delta.thinking)
-        if delta.type == "signature_delta":
-            block.signature = (block.signature or "") + delta.signature
-        elif delta.type == "input_json_delta":
-            block.text.append(delta.partial_json)
-            return bool(delta.partial_json)
+        kind = delta.get("type")
+        if kind == "text_delta":
+            text = delta.get("text") or ""
+            block.text.append(text)
+            return bool(text)
+        if kind == "thinking_delta":
+            thinking = delta.get("thinking") or ""
+            block.text.append(thinking)
+            return bool(thinking)
+        if kind == "signature_delta":
+            block.signature = (block.signature or "") + (delta.get("signature") or "")
+        elif kind == "input_json_delta":
+            partial = delta.get("partial_json") or ""
+            block.text.append(partial)
+            return bool(partial)
         return False
 
     def reply(self) -> tuple[str, tuple[ToolCall, ...], str | None, str | None]:
@@ -224,6 +240,10 @@ class _Accumulator:
         reasoning = "\n\n".join("".join(b.text) for b in thinking) or None
         signature = thinking[0].signature if len(thinking) == 1 else None
         return content, calls, reasoning, signature
+
+
+def _obj(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 _INPUT_FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
@@ -251,6 +271,7 @@ class AnthropicMessagesClient:
         from anthropic import (  # reads env vars on import
             DEFAULT_CONNECTION_LIMITS,
             AsyncAnthropic,
+            AsyncStream,
             DefaultAsyncHttpxClient,
         )
 
@@ -268,9 +289,7 @@ class AnthropicMessagesClient:
                 ),
             )
         )
-        # Touched now, not in the first call: the SDK imports its resources lazily, which
-        # would otherwise inflate the first call's ttft_ms and llm_ms.
-        self._messages = self._client.messages
+        self._stream_cls = AsyncStream[object]
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         """Send one request (one attempt) and return the whole reply.
@@ -290,7 +309,16 @@ class AnthropicMessagesClient:
         acc = _Accumulator()
         watch = Stopwatch()
         with recording(watch.wire):
-            stream = await self._messages.create(**params)
+            # The SDK's request layer (headers, timeouts, status and stream-error events) with
+            # the body serialised once, and events left as the dicts the JSON parser makes
+            # (``AsyncStream[object]``) instead of the SDK's event models.
+            stream = await self._client.post(
+                "/v1/messages",
+                cast_to=object,
+                content=orjson.dumps(params),
+                stream=True,
+                stream_cls=self._stream_cls,
+            )
             async with stream:
                 async for event in stream:
                     if acc.feed(event):

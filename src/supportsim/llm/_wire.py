@@ -20,8 +20,10 @@ context variable (the SDK sends in the caller's task), so concurrent calls never
 Every stamp is ``time.perf_counter()`` taken by this process's event loop, so a stamp is
 late by the loop's lag at that moment; what wire stamps remove is the work around the
 request (building, connection wait, the SDK's own steps before sending and after the last
-byte). Cost, measured with ``benchmarks/bench_batch.py``: a context-variable lookup, a
-few trace callbacks and one stream wrapper per call, a few µs of CPU per call.
+byte). Cost: a context-variable lookup, six trace callbacks and one stream wrapper per
+call; in a 2,000-call microbenchmark against the mock server, CPU per call with and
+without the wrapper (about 2.2 ms) differed by less than the run-to-run noise (~0.1 ms),
+and cProfile puts the wrapper's own work at tens of µs per call.
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ def conversation_payloads(url: str) -> list[dict[str, Any]]:
     from supportsim.domains import DomainCatalogue, builtin_domains
     from supportsim.environment import Environment
     from supportsim.llm import LLMMessage, LLMRequest, ModelConfig, ToolCall, ToolSpec
-    from supportsim.llm._openai import build_openai_params
+    from supportsim.llm._openai_params import build_openai_params
     from supportsim.scenario import load_personas, load_scenarios
 
     domains = builtin_domains()

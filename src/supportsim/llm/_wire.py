@@ -11,19 +11,23 @@ build that client themselves; a caller's own ``http_client`` is not wrapped and 
 carry no stamps). A call opens ``recording(stamps)``; the transport finds the stamps in a
 context variable (the SDK sends in the caller's task), so concurrent calls never mix.
 
-* ``sent``: httpcore's ``trace`` extension event ``*.send_request_body.complete``: the last
-  byte of the request handed to the socket (after any wait for a pooled connection).
-  A transport that does not trace falls back to the moment the request reached it.
+* ``sent``: the transport asked the request body for more after its last chunk, i.e. the
+  last byte of the request was just written to the socket (after any wait for a pooled
+  connection and its set-up: those are ``client_ms``). Stamped in the same step as the
+  write, before the loop can run anything else, so it is neither early nor late by the
+  loop's lag (httpcore's ``trace`` events were the other way: its body-complete event
+  comes after another await, so that stamp could be late and shorten ``llm_ms``).
 * ``first_byte``: the transport returned the response head (status and headers read).
 * ``last_byte``: the response body's end was read (or the body was closed unread).
 
-Every stamp is ``time.perf_counter()`` taken by this process's event loop, so a stamp is
-late by the loop's lag at that moment; what wire stamps remove is the work around the
-request (building, connection wait, the SDK's own steps before sending and after the last
-byte). Cost: a context-variable lookup, six trace callbacks and one stream wrapper per
-call; in a 2,000-call microbenchmark against the mock server, CPU per call with and
-without the wrapper (about 2.2 ms) differed by less than the run-to-run noise (~0.1 ms),
-and cProfile puts the wrapper's own work at tens of µs per call.
+Stamps are ``time.perf_counter()`` read by this process. ``first_byte`` and ``last_byte``
+are taken when the event loop gets round to reading, so they are late by the loop's lag at
+that moment (the run's ``measurement`` section estimates it); what the stamps remove is
+the work around the request (building it, the connection wait, the SDK's steps before
+sending and after the last byte). Cost: a context-variable lookup and two stream wrappers
+per call; in a 2,000-call microbenchmark against the mock server, CPU per call with and
+without them (about 2.2 ms) differed by 0.06 ms on average over three runs each, within the
+run-to-run noise (~0.1 ms).
 """
 
 from __future__ import annotations
@@ -84,25 +88,28 @@ class WireTransport(httpx2.AsyncBaseTransport):
         if stamps is None:
             return await self._inner.handle_async_request(request)
         stamps.sent = stamps.first_byte = stamps.last_byte = None
-        outer = request.extensions.get("trace")
-
-        async def trace(name: str, info: dict[str, Any]) -> None:
-            if name.endswith("send_request_body.complete"):
-                stamps.sent = time.perf_counter()
-            if outer is not None:
-                await outer(name, info)
-
-        request.extensions = {**request.extensions, "trace": trace}
-        reached = time.perf_counter()
+        request.stream = _SentStream(request.stream, stamps)
         response = await self._inner.handle_async_request(request)
         stamps.first_byte = time.perf_counter()
-        if stamps.sent is None:  # a transport without httpcore's trace events
-            stamps.sent = reached
         response.stream = _StampedStream(response.stream, stamps)  # type: ignore[arg-type]
         return response
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+class _SentStream(httpx2.AsyncByteStream):
+    """A request body that stamps ``sent`` when the transport asks for more after its last
+    chunk: right after that chunk's write to the socket returned."""
+
+    def __init__(self, inner: Any, stamps: WireStamps) -> None:
+        self._inner = inner
+        self._stamps = stamps
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            yield chunk
+        self._stamps.sent = time.perf_counter()
 
 
 class _StampedStream(httpx2.AsyncByteStream):

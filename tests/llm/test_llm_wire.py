@@ -113,3 +113,29 @@ def test_incomplete_or_disordered_stamps_are_not_complete() -> None:
     assert WireStamps(1.0, 2.0, 3.0).complete
     assert not WireStamps(1.0, None, 3.0).complete
     assert not WireStamps(2.0, 1.0, 3.0).complete
+
+
+def test_the_response_cache_keeps_no_wire_timings(tmp_path: Any) -> None:
+    from supportsim.llm import LLMResponse, ResponseCache, WireTiming
+
+    config = parse_model_spec("openai:m", {})
+    stamped = LLMResponse(
+        content="Hi",
+        tool_calls=(),
+        reasoning=None,
+        reasoning_signature=None,
+        stop_reason="stop",
+        input_tokens=1,
+        output_tokens=1,
+        cost_usd=None,
+        llm_ms=10.0,
+        ttft_ms=5.0,
+        model="m",
+        client_ms=2.0,
+        wire=WireTiming(sent_ms=1.0, first_byte_ms=4.0, last_byte_ms=11.0, total_ms=12.0),
+    )
+    cache = ResponseCache(tmp_path)
+    cache.put(config, HI, stamped)
+    hit = cache.get(config, HI)
+    assert hit is not None and hit.content == "Hi" and hit.cached
+    assert hit.wire is None and hit.client_ms is None

@@ -21,6 +21,12 @@ server implements. Choices made for those servers:
   the tool, and this client remembers it.
 * Cached prompt tokens (``prompt_tokens_details.cached_tokens``) are part of
   ``prompt_tokens``; both are kept, and priced apart (``_prices``).
+* The request goes through the SDK's lower-level ``post`` with the body serialised once
+  by orjson (``openai_body``), and the reply is read as plain dicts: the SDK's per-call
+  transform of every message and tool schema and its pydantic chunk models were most of
+  the client's CPU per call. The SDK still sends it (headers, timeouts, status errors, SSE
+  decoding, error events in a stream); its HTTP transport is wrapped to stamp the wire
+  (``_wire``).
 """
 
 from __future__ import annotations
@@ -128,7 +134,7 @@ class _Accumulator:
             self.cached_input_tokens = cached_tokens(usage)
         carried = False
         for choice in chunk.get("choices") or ():
-            if choice.get("index", 0) != 0:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
             delta = choice.get("delta")
             if isinstance(delta, dict):
@@ -139,6 +145,8 @@ class _Accumulator:
                     self.reasoning.append(reasoning)
                     carried = True
                 for tc in delta.get("tool_calls") or ():
+                    if not isinstance(tc, dict):
+                        continue
                     carried = True
                     slot = self.tools.setdefault(tc.get("index", 0), _ToolSlot())
                     # First id/name wins: servers send them once, some repeat them.

@@ -14,6 +14,11 @@ Conversion choices:
 * A structured answer is always a forced tool call, Anthropic's strong path.
 * ``input_tokens`` on the wire leaves out cache reads and writes; the response's
   ``input_tokens`` adds them back (every prompt token) and keeps both parts for pricing.
+
+The request goes through the SDK's ``post`` with the body serialised once by orjson, and
+the stream's events are read as the dicts the JSON parser makes (``AsyncStream[object]``),
+not as the SDK's event models: about a quarter less CPU per call, measured against the
+mock server. The SDK still sends it and raises its status and stream errors.
 """
 
 from __future__ import annotations

@@ -11,12 +11,12 @@ build that client themselves; a caller's own ``http_client`` is not wrapped and 
 carry no stamps). A call opens ``recording(stamps)``; the transport finds the stamps in a
 context variable (the SDK sends in the caller's task), so concurrent calls never mix.
 
-* ``sent``: the transport asked the request body for more after its last chunk, i.e. the
-  last byte of the request was just written to the socket (after any wait for a pooled
-  connection and its set-up: those are ``client_ms``). Stamped in the same step as the
-  write, before the loop can run anything else, so it is neither early nor late by the
-  loop's lag (httpcore's ``trace`` events were the other way: its body-complete event
-  comes after another await, so that stamp could be late and shorten ``llm_ms``).
+* ``sent``: the request body's last chunk handed to the transport, which writes it to the
+  socket in the same step: httpcore and anyio yield to the event loop only after the
+  write, so this stamp is neither early nor late by the loop's lag. (Stamping after the
+  write, or at httpcore's ``trace`` event for the body, comes after that yield: late by
+  the lag, which would shorten ``llm_ms``.) Connection wait and set-up come before it and
+  are ``client_ms``.
 * ``first_byte``: the transport returned the response head (status and headers read).
 * ``last_byte``: the response body's end was read (or the body was closed unread).
 
@@ -99,17 +99,21 @@ class WireTransport(httpx2.AsyncBaseTransport):
 
 
 class _SentStream(httpx2.AsyncByteStream):
-    """A request body that stamps ``sent`` when the transport asks for more after its last
-    chunk: right after that chunk's write to the socket returned."""
+    """A request body that stamps ``sent`` as it hands each chunk to the transport, which
+    writes it to the socket in the same step (the last chunk's stamp stays)."""
 
     def __init__(self, inner: Any, stamps: WireStamps) -> None:
         self._inner = inner
         self._stamps = stamps
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
+        empty = True
         async for chunk in self._inner:
+            empty = False
+            self._stamps.sent = time.perf_counter()
             yield chunk
-        self._stamps.sent = time.perf_counter()
+        if empty:  # no body (a GET): the request went with its head
+            self._stamps.sent = time.perf_counter()
 
 
 class _StampedStream(httpx2.AsyncByteStream):

@@ -15,9 +15,8 @@ the lag the loop-lag monitor measures (how late a timer wakes up). Hence:
   of magnitude is right, not its digits: in ``benchmarks/bench_batch.py`` (2-core machine,
   shared) the true p50 excess (recorded minus injected latency) was 2 ms against a lag p50
   of 1.2 ms at concurrency 64, and 106 ms against 191 ms at 256; a guide, not a correction
-  to subtract. Calls
-  without wire stamps (``calls - wire_calls``: a caller's own HTTP client, other agent
-  kinds) are inflated by their unrecorded client time too. An agent turn's
+  to subtract. Calls without wire stamps (``calls - wire_calls``: a caller's own HTTP
+  client, other agent kinds) are inflated by their unrecorded client time too. An agent turn's
   ``response_ms`` is end to end by definition and includes its calls' ``client_ms``.
 
 The record-derived part comes from the records (``measurement_of``); the lag part is known

@@ -18,7 +18,12 @@ each concurrency, two client processes run in turn, each alone on the client sid
 Printed per variant: wall time, ideal wall time (ceil(N / C) x 5 calls x latency),
 efficiency (ideal / actual), CPU ms per LLM call (client process), per-call latency
 inflation over the injected latency (p50, p99); for supportsim also conversations per
-second, peak memory (max RSS), event-loop lag, and efficiency as a share of bare's.
+second, peak memory (max RSS), event-loop lag, the client time per call kept out of
+``llm_ms`` (p50, p99), and efficiency as a share of bare's.
+
+Inflation is the recorded per-call latency minus the injected one. supportsim records
+``llm_ms`` at the wire (request sent to last byte, ``supportsim.llm._wire``); ``bare`` has
+no wire stamps, so its figure is the time around the SDK call, as before.
 """
 
 from __future__ import annotations
@@ -112,7 +117,7 @@ def conversation_payloads(url: str) -> list[dict[str, Any]]:
     from supportsim.domains import DomainCatalogue, builtin_domains
     from supportsim.environment import Environment
     from supportsim.llm import LLMMessage, LLMRequest, ModelConfig, ToolCall, ToolSpec
-    from supportsim.llm._openai import build_openai_params
+    from supportsim.llm._openai_params import build_openai_params
     from supportsim.scenario import load_personas, load_scenarios
 
     domains = builtin_domains()
@@ -240,7 +245,11 @@ async def supportsim(url: str, n: int, concurrency: int, latency_ms: float) -> d
         await prepared.pool.aclose()
         records = list(iter_records(session.run_dir))
         ms = [c.llm_ms for r in records for c in r.llm_calls]
+        client = [c.client_ms for r in records for c in r.llm_calls if c.client_ms is not None]
         out = _common(n, concurrency, latency_ms, wall, cpu, ms)
+        out["client_p50_ms"] = _percentile(client, 50) if client else None
+        out["client_p99_ms"] = _percentile(client, 99) if client else None
+        out["wire_calls"] = len(client)
         statuses: dict[str, int] = {}
         for r in records:
             statuses[r.status] = statuses.get(r.status, 0) + 1
@@ -279,10 +288,12 @@ def child(variant: str, url: str, args: argparse.Namespace, concurrency: int) ->
 
 
 def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
+    timing = "around the SDK call" if floor is None else "at the wire"
     line = (
         f"{name:<10} c={r['concurrency']:<4} wall {r['wall_s']:6.2f} s  ideal {r['ideal_s']:5.2f} s"
         f"  efficiency {r['efficiency']:.2f}  cpu/call {r['cpu_ms_per_call']:.2f} ms"
         f"  inflation p50 {r['inflation_p50_ms']:.0f} ms p99 {r['inflation_p99_ms']:.0f} ms"
+        f" ({timing})"
     )
     if floor is not None:  # supportsim: its own figures, and against bare when it ran
         lag = r.get("loop_lag") or {}
@@ -290,6 +301,9 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
             f"\n{'':<10} {r['conv_per_s']:.1f} conv/s  peak RSS {r['peak_rss_mb']:.0f} MB"
             f"  loop lag p50 {lag.get('p50_ms') or 0:.1f} p99 {lag.get('p99_ms') or 0:.1f} ms"
             f"  units {r['statuses']} calls/conv {r['calls_per_conversation']:.1f}"
+            f"\n{'':<10} wire-timed calls {r['wire_calls']} of {r['calls']}, client time per"
+            f" call (kept out of llm_ms) p50 {r['client_p50_ms'] or 0:.1f}"
+            f" p99 {r['client_p99_ms'] or 0:.1f} ms"
         )
         if floor:
             line += (

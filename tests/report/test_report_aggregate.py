@@ -203,4 +203,11 @@ def test_nothing_scored_yet() -> None:
         "by_domain": {},
         "scenarios": {},
         "failing_checks": [],
+        "measurement": {
+            "calls": 0,
+            "wire_calls": 0,
+            "client_ms": {"p50": None, "p99": None},
+            "loop_lag_ms": None,
+            "inflation_ms": None,
+        },
     }

@@ -46,7 +46,9 @@ from supportsim.store import (
     ConversationRecord,
     StoreError,
     Summary,
+    describe_measurement,
     iter_records,
+    with_loop_lag,
     write_doc,
 )
 from supportsim.workspace import Workspace, find_workspace, load_inputs
@@ -236,6 +238,7 @@ def write_summary(
             "spend_usd": spend[0],
         },
     )
+    summary["measurement"] = with_loop_lag(summary.get("measurement"), session.info.get("loop_lag"))
     try:
         write_doc(session.run_dir / SUMMARY, Summary, summary)
     except StoreError as exc:
@@ -348,6 +351,8 @@ def run_command(
             "saturated, so measured latencies are inflated; lower --concurrency (or use auto)",
             markup=False,
         )
+        if (measured := describe_measurement(summary.get("measurement"))) is not None:
+            err.print(measured, markup=False, highlight=False)
     if (step := _next_step(session, request.config_path, config.out)) is not None:
         console.print(step, markup=False, highlight=False)
     console.print(f"run directory: {printable(session.run_dir)}", markup=False, highlight=False)

@@ -48,6 +48,8 @@ def llm_call(role: str, response: LLMResponse) -> LLMCall:
         response.output_tokens,
         response.cost_usd,
         response.cached,
+        response.client_ms,
+        response.wire,
     )
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from supportsim.environment import CallRecord
-from supportsim.llm import ToolCall
+from supportsim.llm import ToolCall, WireTiming
 
 Role = Literal["customer", "agent", "tool"]
 Termination = Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
@@ -41,6 +41,10 @@ class LLMCall:
     cost_usd: float | None
     cached: bool = False
     """Answered from the response cache (``--cache``), not by the model."""
+    client_ms: float | None = None
+    """The call's time spent in this process around the wire (``LLMResponse.client_ms``)."""
+    wire: WireTiming | None = None
+    """The call's wire stamps (``LLMResponse.wire``); None when the transport had none."""
 
 
 @dataclass(slots=True)

@@ -39,6 +39,7 @@ from ._types import (
     ToolCall,
     ToolChoice,
     ToolSpec,
+    WireTiming,
 )
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "ToolChoice",
     "ToolSpec",
     "Usage",
+    "WireTiming",
     "cache_scope",
     "charge",
     "check_context",

@@ -14,6 +14,11 @@ Conversion choices:
 * A structured answer is always a forced tool call, Anthropic's strong path.
 * ``input_tokens`` on the wire leaves out cache reads and writes; the response's
   ``input_tokens`` adds them back (every prompt token) and keeps both parts for pricing.
+
+The request goes through the SDK's ``post`` with the body serialised once by orjson, and
+the stream's events are read as the dicts the JSON parser makes (``AsyncStream[object]``),
+not as the SDK's event models: about a quarter less CPU per call, measured against the
+mock server. The SDK still sends it and raises its status and stream errors.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from supportsim.errors import ProviderError
 
 from ._config import ModelConfig, ResolvedModel, cost_usd, sdk_kwargs
@@ -29,9 +36,10 @@ from ._context import check_context
 from ._errors import provider_call
 from ._secrets import scrubber
 from ._structured import as_tool_request
-from ._timing import Stopwatch
+from ._timing import Stopwatch, times_of
 from ._types import LLMMessage, LLMRequest, LLMResponse, ToolCall, ToolSpec
 from ._warm import ANTHROPIC_STREAM, WARM_REQUEST, canned_client, ensure_warm
+from ._wire import recording, wire_client
 
 if TYPE_CHECKING:
     import httpx2
@@ -151,63 +159,77 @@ class _Accumulator:
     cache_write: int = 0
 
     def feed(self, event: Any) -> bool:
-        """Take one event; True when it carried content, thinking or tool-call data."""
-        kind = event.type
+        """Take one event (the parsed JSON of one server-sent event); True when it carried
+        content, thinking or tool-call data."""
+        if not isinstance(event, dict):
+            return False
+        kind = event.get("type")
         if kind == "message_start":
-            self.model = event.message.model or self.model
-            self._usage(event.message.usage)
+            message = _obj(event.get("message"))
+            self.model = message.get("model") or self.model
+            self._usage(message.get("usage"))
         elif kind == "content_block_start":
-            return self._start(event.index, event.content_block)
+            return self._start(event.get("index", 0), _obj(event.get("content_block")))
         elif kind == "content_block_delta":
-            return self._delta(event.index, event.delta)
+            return self._delta(event.get("index", 0), _obj(event.get("delta")))
         elif kind == "message_delta":
-            self.stop_reason = event.delta.stop_reason or self.stop_reason
-            self._usage(event.usage)
+            self.stop_reason = _obj(event.get("delta")).get("stop_reason") or self.stop_reason
+            self._usage(event.get("usage"))
         elif kind == "message_stop":
             self.stopped = True
         return False
 
     def _usage(self, usage: Any) -> None:
-        if usage is None:
+        if not isinstance(usage, dict):
             return
         # Anthropic's input_tokens excludes cache reads and writes; the total is what was
         # sent, and the cache parts are kept to be priced at their own rates.
-        fresh, written, read = (getattr(usage, name, None) for name in _INPUT_FIELDS)
+        fresh, written, read = (usage.get(name) for name in _INPUT_FIELDS)
         if fresh is not None:
             self.cache_write, self.cache_read = written or 0, read or 0
             self.input_tokens = fresh + self.cache_write + self.cache_read
-        if getattr(usage, "output_tokens", None) is not None:
-            self.output_tokens = usage.output_tokens
+        if usage.get("output_tokens") is not None:
+            self.output_tokens = usage["output_tokens"]
 
-    def _start(self, index: int, block: Any) -> bool:
-        if block.type == "text":
-            self.blocks[index] = _Block("text", [block.text or ""])
-            return bool(block.text)
-        if block.type == "thinking":
-            self.blocks[index] = _Block("thinking", [block.thinking or ""], block.signature or None)
-            return bool(block.thinking)
-        if block.type == "tool_use":
+    def _start(self, index: int, block: dict[str, Any]) -> bool:
+        kind = block.get("type")
+        if kind == "text":
+            text = block.get("text") or ""
+            self.blocks[index] = _Block("text", [text])
+            return bool(text)
+        if kind == "thinking":
+            thinking = block.get("thinking") or ""
+            self.blocks[index] = _Block("thinking", [thinking], block.get("signature") or None)
+            return bool(thinking)
+        if kind == "tool_use":
             self.blocks[index] = _Block(
-                "tool_use", tool_id=block.id, tool_name=block.name, start_input=block.input
+                "tool_use",
+                tool_id=block.get("id") or "",
+                tool_name=block.get("name") or "",
+                start_input=block.get("input"),
             )
             return True
         return False  # redacted thinking, server tools: nothing this package represents
 
-    def _delta(self, index: int, delta: Any) -> bool:
+    def _delta(self, index: int, delta: dict[str, Any]) -> bool:
         block = self.blocks.get(index)
         if block is None:
             return False
-        if delta.type == "text_delta":
-            block.text.append(delta.text)
-            return bool(delta.text)
-        if delta.type == "thinking_delta":
-            block.text.append(delta.thinking)
-            return bool(delta.thinking)
-        if delta.type == "signature_delta":
-            block.signature = (block.signature or "") + delta.signature
-        elif delta.type == "input_json_delta":
-            block.text.append(delta.partial_json)
-            return bool(delta.partial_json)
+        kind = delta.get("type")
+        if kind == "text_delta":
+            text = delta.get("text") or ""
+            block.text.append(text)
+            return bool(text)
+        if kind == "thinking_delta":
+            thinking = delta.get("thinking") or ""
+            block.text.append(thinking)
+            return bool(thinking)
+        if kind == "signature_delta":
+            block.signature = (block.signature or "") + (delta.get("signature") or "")
+        elif kind == "input_json_delta":
+            partial = delta.get("partial_json") or ""
+            block.text.append(partial)
+            return bool(partial)
         return False
 
     def reply(self) -> tuple[str, tuple[ToolCall, ...], str | None, str | None]:
@@ -223,6 +245,10 @@ class _Accumulator:
         reasoning = "\n\n".join("".join(b.text) for b in thinking) or None
         signature = thinking[0].signature if len(thinking) == 1 else None
         return content, calls, reasoning, signature
+
+
+def _obj(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 _INPUT_FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
@@ -247,7 +273,12 @@ class AnthropicMessagesClient:
     def __init__(
         self, resolved: ResolvedModel, *, http_client: httpx2.AsyncClient | None = None
     ) -> None:
-        from anthropic import AsyncAnthropic, DefaultAsyncHttpxClient  # reads env vars on import
+        from anthropic import (  # reads env vars on import
+            DEFAULT_CONNECTION_LIMITS,
+            AsyncAnthropic,
+            AsyncStream,
+            DefaultAsyncHttpxClient,
+        )
 
         self.config = resolved.config
         # Error text from the provider may quote the key or a URL password: scrubbed.
@@ -258,12 +289,12 @@ class AnthropicMessagesClient:
                 resolved,
                 http_client,
                 default_base_url="https://api.anthropic.com",
-                plain_client=lambda: DefaultAsyncHttpxClient(verify=False),
+                default_client=lambda verify: wire_client(
+                    DefaultAsyncHttpxClient, verify=verify, limits=DEFAULT_CONNECTION_LIMITS
+                ),
             )
         )
-        # Touched now, not in the first call: the SDK imports its resources lazily, which
-        # would otherwise inflate the first call's ttft_ms and llm_ms.
-        self._messages = self._client.messages
+        self._stream_cls = AsyncStream[object]
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         """Send one request (one attempt) and return the whole reply.
@@ -282,11 +313,21 @@ class AnthropicMessagesClient:
     async def _complete(self, params: dict[str, Any]) -> LLMResponse:
         acc = _Accumulator()
         watch = Stopwatch()
-        stream = await self._messages.create(**params)
-        async with stream:
-            async for event in stream:
-                if acc.feed(event):
-                    watch.mark_first()
+        with recording(watch.wire):
+            # The SDK's request layer (headers, timeouts, status and stream-error events) with
+            # the body serialised once, and events left as the dicts the JSON parser makes
+            # (``AsyncStream[object]``) instead of the SDK's event models.
+            stream = await self._client.post(
+                "/v1/messages",
+                cast_to=object,
+                content=orjson.dumps(params),
+                stream=True,
+                stream_cls=self._stream_cls,
+            )
+            async with stream:
+                async for event in stream:
+                    if acc.feed(event):
+                        watch.mark_first()
         if not acc.stopped:
             raise ProviderError(
                 self.config.name, "stream ended early (no message_stop)", retryable=True
@@ -307,11 +348,10 @@ class AnthropicMessagesClient:
                 cached_input_tokens=acc.cache_read,
                 cache_write_tokens=acc.cache_write,
             ),
-            llm_ms=watch.elapsed_ms(),
-            ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
             cached_input_tokens=acc.cache_read,
             cache_write_tokens=acc.cache_write,
+            **times_of(watch.stop()),
         )
 
     async def warm(self) -> None:

@@ -144,7 +144,8 @@ class ResponseCache:
                 "key": key,
                 "model": config.name,
                 "stored_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "response": asdict(response) | {"cached": False},
+                # A reply's timings are the provider's that day, not the cache's: not kept.
+                "response": asdict(response) | {"cached": False, "client_ms": None, "wire": None},
             },
             option=orjson.OPT_INDENT_2,
         )
@@ -193,4 +194,5 @@ def open_cache(folder: Path | None, env: Mapping[str, str]) -> ResponseCache:
 
 def _response(data: dict[str, Any]) -> LLMResponse:
     calls = tuple(ToolCall(**c) for c in data.pop("tool_calls"))
+    data.pop("wire", None)  # never stored (see ``put``), and not a dataclass once read
     return LLMResponse(tool_calls=calls, **data)

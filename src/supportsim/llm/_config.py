@@ -321,13 +321,15 @@ def sdk_kwargs(
     http_client: Any,
     *,
     default_base_url: str,
-    plain_client: Callable[[], Any],
+    default_client: Callable[[bool], Any],
 ) -> dict[str, Any]:
     """What every SDK client is built with: an explicit key and base URL (left None, an SDK
     reads its environment variables itself), no SDK retries (the batch runner owns them),
-    the call timeout, and for a plain-HTTP endpoint an HTTP client without TLS set-up."""
-    if http_client is None and plain_http(resolved.base_url):
-        http_client = plain_client()
+    the call timeout, and an HTTP client: the caller's, else ``default_client(verify)``
+    (the SDK's default client over a stamping transport, ``_wire``), which for a
+    plain-HTTP endpoint skips the TLS set-up."""
+    if http_client is None:
+        http_client = default_client(not plain_http(resolved.base_url))
     return {
         "api_key": resolved.api_key,
         "base_url": resolved.base_url or default_base_url,

@@ -21,6 +21,12 @@ server implements. Choices made for those servers:
   the tool, and this client remembers it.
 * Cached prompt tokens (``prompt_tokens_details.cached_tokens``) are part of
   ``prompt_tokens``; both are kept, and priced apart (``_prices``).
+* The request goes through the SDK's lower-level ``post`` with the body serialised once
+  by orjson (``openai_body``), and the reply is read as plain dicts: the SDK's per-call
+  transform of every message and tool schema and its pydantic chunk models were most of
+  the client's CPU per call. The SDK still sends it (headers, timeouts, status errors, SSE
+  decoding, error events in a stream); its HTTP transport is wrapped to stamp the wire
+  (``_wire``).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import httpx2
 import orjson
 
 from supportsim.errors import ProviderError
@@ -36,15 +43,15 @@ from supportsim.errors import ProviderError
 from ._config import ResolvedModel, cost_usd, sdk_kwargs
 from ._context import ContextTooLong, check_context
 from ._errors import provider_call
-from ._openai_params import build_openai_params
+from ._openai_params import openai_body
 from ._secrets import scrubber
 from ._structured import StructuredMode, structured_mode
-from ._timing import Stopwatch
+from ._timing import CallTimes, Stopwatch, times_of
 from ._types import LLMRequest, LLMResponse, ToolCall
 from ._warm import OPENAI_COMPLETION, OPENAI_STREAM, WARM_REQUEST, canned_client, ensure_warm
+from ._wire import recording, wire_client
 
 if TYPE_CHECKING:
-    import httpx2
     from openai import AsyncOpenAI
 
 
@@ -70,21 +77,30 @@ async def _what_was_sent(response: Any, problem: str = "not a chat completion") 
     )
 
 
-def _reasoning_of(obj: object) -> str | None:
-    # Non-standard fields: the SDK keeps them as pydantic extras, readable by getattr.
+def _reasoning_of(obj: dict[str, Any]) -> str | None:
+    # Non-standard fields of vLLM/DeepSeek-style servers.
     for name in ("reasoning_content", "reasoning"):
-        value = getattr(obj, name, None)
+        value = obj.get(name)
         if isinstance(value, str) and value:
             return value
     return None
 
 
-def cached_tokens(usage: Any) -> int:
+def _dict(value: object) -> dict[str, Any]:
+    """A JSON object, or empty: compatible servers send null or omit what OpenAI fills."""
+    return value if isinstance(value, dict) else {}
+
+
+def cached_tokens(usage: dict[str, Any]) -> int:
     """Prompt tokens read from OpenAI's prompt cache (``prompt_tokens_details``, which
     compatible servers often leave out or null: 0 then)."""
-    details = getattr(usage, "prompt_tokens_details", None)
-    value = getattr(details, "cached_tokens", None)
+    value = _dict(usage.get("prompt_tokens_details")).get("cached_tokens")
     return value if isinstance(value, int) and value > 0 else 0
+
+
+def _tokens(usage: dict[str, Any], name: str) -> int | None:
+    value = usage.get(name)
+    return value if isinstance(value, int) else None
 
 
 @dataclass(slots=True)
@@ -107,36 +123,41 @@ class _Accumulator:
     output_tokens: int | None = None
     cached_input_tokens: int = 0
 
-    def feed(self, chunk: Any) -> bool:
-        """Take one chunk; True when it carried content, reasoning or tool-call data."""
-        self.model = chunk.model or self.model
-        if chunk.usage is not None:
-            self.input_tokens = chunk.usage.prompt_tokens
-            self.output_tokens = chunk.usage.completion_tokens
-            self.cached_input_tokens = cached_tokens(chunk.usage)
+    def feed(self, chunk: dict[str, Any]) -> bool:
+        """Take one chunk (the parsed JSON of one event); True when it carried content,
+        reasoning or tool-call data."""
+        self.model = chunk.get("model") or self.model
+        usage = chunk.get("usage")
+        if isinstance(usage, dict):
+            self.input_tokens = _tokens(usage, "prompt_tokens")
+            self.output_tokens = _tokens(usage, "completion_tokens")
+            self.cached_input_tokens = cached_tokens(usage)
         carried = False
-        for choice in chunk.choices or ():
-            if choice.index != 0:
+        for choice in chunk.get("choices") or ():
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
-            delta = choice.delta
-            if delta is not None:
-                if delta.content:
-                    self.content.append(delta.content)
+            delta = choice.get("delta")
+            if isinstance(delta, dict):
+                if content := delta.get("content"):
+                    self.content.append(content)
                     carried = True
                 if (reasoning := _reasoning_of(delta)) is not None:
                     self.reasoning.append(reasoning)
                     carried = True
-                for tc in delta.tool_calls or ():
+                for tc in delta.get("tool_calls") or ():
+                    if not isinstance(tc, dict):
+                        continue
                     carried = True
-                    slot = self.tools.setdefault(tc.index, _ToolSlot())
+                    slot = self.tools.setdefault(tc.get("index", 0), _ToolSlot())
                     # First id/name wins: servers send them once, some repeat them.
-                    slot.id = slot.id or (tc.id or "")
-                    if tc.function is not None:
-                        slot.name = slot.name or (tc.function.name or "")
-                        if tc.function.arguments:
-                            slot.arguments.append(tc.function.arguments)
-            if choice.finish_reason:
-                self.finish_reason = choice.finish_reason
+                    slot.id = slot.id or (tc.get("id") or "")
+                    function = tc.get("function")
+                    if isinstance(function, dict):
+                        slot.name = slot.name or (function.get("name") or "")
+                        if arguments := function.get("arguments"):
+                            slot.arguments.append(arguments)
+            if finish := choice.get("finish_reason"):
+                self.finish_reason = finish
         return carried
 
     def tool_calls(self) -> tuple[ToolCall, ...]:
@@ -166,7 +187,11 @@ class OpenAIChatClient:
         http_client: httpx2.AsyncClient | None = None,
         stream: bool | None = None,
     ) -> None:
-        from openai import AsyncOpenAI, DefaultAsyncHttpxClient  # reads env vars on import
+        from openai import (  # reads env vars on import
+            DEFAULT_CONNECTION_LIMITS,
+            AsyncOpenAI,
+            DefaultAsyncHttpxClient,
+        )
 
         self.config = resolved.config
         # Error text from the provider may quote the key or a URL password: scrubbed.
@@ -178,12 +203,11 @@ class OpenAIChatClient:
                 resolved,
                 http_client,
                 default_base_url="https://api.openai.com/v1",
-                plain_client=lambda: DefaultAsyncHttpxClient(verify=False),
+                default_client=lambda verify: wire_client(
+                    DefaultAsyncHttpxClient, verify=verify, limits=DEFAULT_CONNECTION_LIMITS
+                ),
             )
         )
-        # Touched now, not in the first call: the SDK imports its resources lazily (~100 ms
-        # on first use), which would otherwise inflate the first call's ttft_ms and llm_ms.
-        self._completions = self._client.chat.completions
         self._mode: StructuredMode = structured_mode(self.config)
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
@@ -207,11 +231,9 @@ class OpenAIChatClient:
             return await self._attempt(request, "tool")
 
     async def _attempt(self, request: LLMRequest, mode: StructuredMode) -> LLMResponse:
-        params = build_openai_params(self.config, request, stream=self._stream, mode=mode)
+        body, headers = openai_body(self.config, request, stream=self._stream, mode=mode)
         async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
-            if self._stream:
-                return await self._complete_streamed(params)
-            return await self._complete_whole(params)
+            return await self._send(body, headers)
 
     def _falls_back(self, request: LLMRequest, mode: StructuredMode, exc: ProviderError) -> bool:
         """Under ``structured_output: auto``, a 4xx refusing ``response_format`` is asked
@@ -227,20 +249,39 @@ class OpenAIChatClient:
             and _REFUSED_FORMAT.search(str(exc)) is not None
         )
 
-    async def _complete_streamed(self, params: dict[str, Any]) -> LLMResponse:
+    async def _send(self, body: bytes, headers: dict[str, str]) -> LLMResponse:
+        """POST the serialised body through the SDK's request layer (its headers, status
+        errors and timeouts) and read the raw response, stream or whole as its content type
+        says, without the SDK's per-call request transform or response models."""
+        from openai import AsyncStream
+
         watch = Stopwatch()
-        raw = await self._completions.with_raw_response.create(**params)
-        kind = _content_type(raw.http_response)
-        if kind != "text/event-stream":  # a server that answers whole, whatever was asked
-            return await self._answered_whole(raw.http_response, kind, watch)
-        return await self._read_stream(raw.parse(), watch)
+        with recording(watch.wire):
+            response = await self._client.post(
+                "/chat/completions",
+                cast_to=httpx2.Response,
+                content=body,
+                options={"headers": headers} if headers else {},
+                stream=True,
+            )
+            try:
+                kind = _content_type(response)
+                if kind == "text/event-stream":
+                    # cast_to=object: the SDK decodes the events and raises error events,
+                    # the chunks stay the dicts the JSON parser made.
+                    stream = AsyncStream(cast_to=object, response=response, client=self._client)
+                    return await self._read_stream(stream, watch)
+                if not kind.endswith("json"):
+                    raise ProviderError(self.config.name, await _what_was_sent(response))
+                return await self._read_whole(response, watch)
+            finally:
+                await response.aclose()
 
     async def _read_stream(self, stream: Any, watch: Stopwatch) -> LLMResponse:
         acc = _Accumulator()
-        async with stream:
-            async for chunk in stream:
-                if acc.feed(chunk):
-                    watch.mark_first()
+        async for chunk in stream:
+            if isinstance(chunk, dict) and acc.feed(chunk):
+                watch.mark_first()
         if acc.finish_reason is None:
             raise ProviderError(
                 self.config.name, "stream ended early (no finish_reason)", retryable=True
@@ -259,77 +300,56 @@ class OpenAIChatClient:
                 acc.output_tokens,
                 cached_input_tokens=acc.cached_input_tokens,
             ),
-            llm_ms=watch.elapsed_ms(),
-            ttft_ms=watch.ttft_ms,
             model=acc.model or self.config.model,
             cached_input_tokens=acc.cached_input_tokens,
+            **times_of(watch.stop()),
         )
 
-    async def _complete_whole(self, params: dict[str, Any]) -> LLMResponse:
-        watch = Stopwatch()
-        raw = await self._completions.with_raw_response.create(**params)
-        kind = _content_type(raw.http_response)
-        if kind == "text/event-stream":  # asked for a whole answer, sent a stream
-            from openai import AsyncStream
-            from openai.types.chat import ChatCompletionChunk
-
-            stream = AsyncStream(
-                cast_to=ChatCompletionChunk, response=raw.http_response, client=self._client
-            )
-            return await self._read_stream(stream, watch)
-        if not kind.endswith("json"):
-            raise ProviderError(self.config.name, await _what_was_sent(raw.http_response))
-        return self._from_completion(raw.parse(), watch.elapsed_ms())
-
-    async def _answered_whole(self, response: Any, kind: str, watch: Stopwatch) -> LLMResponse:
-        """A JSON chat completion sent to a streaming request (a server that cannot stream:
-        detected by its content type, so ``stream: false`` is optional)."""
-        from openai.types.chat import ChatCompletion
-
-        if not kind.endswith("json"):
-            raise ProviderError(self.config.name, await _what_was_sent(response))
+    async def _read_whole(self, response: Any, watch: Stopwatch) -> LLMResponse:
+        """A JSON chat completion, asked for or sent to a streaming request by a server that
+        cannot stream (so ``stream: false`` is optional)."""
         body = await response.aread()
-        llm_ms = watch.elapsed_ms()
+        times = watch.stop()
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:
             data = None
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise ProviderError(self.config.name, await _what_was_sent(response))
-        # Built leniently, as the SDK builds what it parses: compatible servers omit fields.
-        return self._from_completion(ChatCompletion.construct(**data), llm_ms)
+        return self._from_completion(data, times)
 
-    def _from_completion(self, completion: Any, llm_ms: float) -> LLMResponse:
-        if not completion.choices:
+    def _from_completion(self, completion: dict[str, Any], times: CallTimes) -> LLMResponse:
+        choices = completion["choices"]
+        if not choices:
             raise ProviderError(self.config.name, "response has no choices", retryable=True)
-        choice = completion.choices[0]
-        message = choice.message
+        choice = _dict(choices[0])
+        message = _dict(choice.get("message"))
         calls = tuple(
             ToolCall(
-                id=tc.id or f"call_{i}",
-                name=tc.function.name,
-                arguments=tc.function.arguments or "",
+                id=tc.get("id") or f"call_{i}",
+                name=function.get("name") or "",
+                arguments=function.get("arguments") or "",
             )
-            for i, tc in enumerate(message.tool_calls or ())
-            if getattr(tc, "function", None) is not None
+            for i, tc in enumerate(message.get("tool_calls") or ())
+            if isinstance(tc, dict) and isinstance(function := tc.get("function"), dict)
         )
-        usage = completion.usage
-        input_tokens = usage.prompt_tokens if usage else None
-        output_tokens = usage.completion_tokens if usage else None
+        usage = completion.get("usage")
+        usage = usage if isinstance(usage, dict) else None
+        input_tokens = _tokens(usage, "prompt_tokens") if usage else None
+        output_tokens = _tokens(usage, "completion_tokens") if usage else None
         cached = cached_tokens(usage) if usage else 0
         return LLMResponse(
-            content=message.content or "",
+            content=message.get("content") or "",
             tool_calls=calls,
             reasoning=_reasoning_of(message),
             reasoning_signature=None,
-            stop_reason=choice.finish_reason,
+            stop_reason=choice.get("finish_reason"),
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             cost_usd=cost_usd(self.config, input_tokens, output_tokens, cached_input_tokens=cached),
-            llm_ms=llm_ms,
-            ttft_ms=None,
-            model=completion.model or self.config.model,
+            model=completion.get("model") or self.config.model,
             cached_input_tokens=cached,
+            **times_of(times, ttft=False),
         )
 
     async def warm(self) -> None:
@@ -346,11 +366,7 @@ class OpenAIChatClient:
         async with canned_client(body, kind) as http:
             resolved = ResolvedModel(self.config, "warm-up", "http://127.0.0.1/v1")
             twin = OpenAIChatClient(resolved, http_client=http, stream=self._stream)
-            params = build_openai_params(self.config, WARM_REQUEST, stream=self._stream)
-            if self._stream:
-                await twin._complete_streamed(params)
-            else:
-                await twin._complete_whole(params)
+            await twin._send(*openai_body(self.config, WARM_REQUEST, stream=self._stream))
 
     async def aclose(self) -> None:
         """Close the SDK client, unless the HTTP client was the caller's."""

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import orjson
+
 from ._config import ModelConfig
 from ._structured import StructuredMode, as_tool_request, json_schema_note, structured_mode
 from ._types import LLMMessage, LLMRequest, ToolSpec
 
-__all__ = ["build_openai_params", "to_openai_messages", "to_openai_tools"]
+__all__ = ["build_openai_params", "openai_body", "to_openai_messages", "to_openai_tools"]
 
 
 def to_openai_messages(request: LLMRequest) -> list[dict[str, Any]]:
@@ -110,3 +112,21 @@ def build_openai_params(
     if request.headers:  # an agent-owned service's MCP URL (X-Supportsim-MCP-URL)
         params["extra_headers"] = dict(request.headers)
     return params
+
+
+def openai_body(
+    config: ModelConfig,
+    request: LLMRequest,
+    *,
+    stream: bool,
+    mode: StructuredMode | None = None,
+) -> tuple[bytes, dict[str, str]]:
+    """The request body serialised once (orjson), and the call's extra HTTP headers.
+
+    What the client sends through the SDK's lower-level ``post``: the same body
+    ``build_openai_params`` describes, without the SDK's per-call transform of every
+    message and tool schema (most of the client's CPU per call before).
+    """
+    params = build_openai_params(config, request, stream=stream, mode=mode)
+    headers = params.pop("extra_headers", None) or {}
+    return orjson.dumps(params), headers

@@ -100,6 +100,21 @@ class LLMRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class WireTiming:
+    """Where one call's time went, as milliseconds from the moment the client began it.
+
+    Stamped at the HTTP transport (see ``supportsim.llm._wire``): ``sent_ms`` the request
+    handed to the socket, ``first_byte_ms`` the response head read, ``last_byte_ms`` the
+    body's end read; ``total_ms`` the whole call as the client timed it, parsing included.
+    """
+
+    sent_ms: float
+    first_byte_ms: float
+    last_byte_ms: float
+    total_ms: float
+
+
+@dataclass(frozen=True, slots=True)
 class LLMResponse:
     """What one model call produced, with its usage and latency.
 
@@ -115,9 +130,10 @@ class LLMResponse:
             provider did not say.
         output_tokens: Completion tokens billed (reasoning included), or None.
         cost_usd: From the model's price; None when unpriced or tokens are unknown.
-        llm_ms: Wall time of the whole call, monotonic clock.
-        ttft_ms: Time to the first chunk carrying content, reasoning or tool-call data;
-            None when the call did not stream.
+        llm_ms: The call's latency, monotonic clock: from the request sent to the last
+            byte read when the transport stamped them (``wire``), else the whole call.
+        ttft_ms: From the same start to the first chunk carrying content, reasoning or
+            tool-call data; None when the call did not stream.
         model: The model id the provider reported (falls back to the configured id).
         cached_input_tokens: The part of ``input_tokens`` read from the provider's prompt
             cache (OpenAI ``prompt_tokens_details.cached_tokens``, Anthropic
@@ -126,6 +142,10 @@ class LLMResponse:
             ``cache_creation_input_tokens``; OpenAI reports none).
         cached: True when the reply came from supportsim's response cache (``--cache``),
             not from the provider: no cost was paid and ``llm_ms`` is the disk read.
+        client_ms: The rest of the call, spent in this process (building and serialising
+            the request, waiting for a connection and for the event loop, parsing);
+            None without wire stamps.
+        wire: The wire stamps, or None (a caller's own HTTP client, the response cache).
     """
 
     content: str
@@ -142,6 +162,8 @@ class LLMResponse:
     cached_input_tokens: int = 0
     cache_write_tokens: int = 0
     cached: bool = False
+    client_ms: float | None = None
+    wire: WireTiming | None = None
 
     def as_message(self) -> LLMMessage:
         """The assistant message to append to the history, reasoning included."""

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from supportsim.report._facts import Facts, UnitFacts, unit_facts
 from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
-from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord
+from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord, measurement_from
 
 TOP_FAILING_CHECKS = 20
 """How many (scenario, check) pairs the failing-checks table keeps."""
@@ -272,6 +272,7 @@ def summarise(
             "by_domain": _breakdown(latest, "domain"),
             "scenarios": _scenario_grid(latest),
             "failing_checks": _failing_checks(latest),
+            "measurement": measurement_from(c for f in latest for c in f.call_client_ms),
         }
     )
     return out

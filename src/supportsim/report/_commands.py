@@ -33,7 +33,15 @@ from supportsim.report._load import RunData, load_run
 from supportsim.report._markdown import render_markdown
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
-from supportsim.store import SUMMARY, StoreError, Summary, checked, read_json, write_json
+from supportsim.store import (
+    SUMMARY,
+    StoreError,
+    Summary,
+    checked,
+    read_json,
+    with_loop_lag,
+    write_json,
+)
 
 
 def summarise_run(run: RunData) -> dict:
@@ -122,6 +130,8 @@ def report_command(
         gate_lines = [f"gates passed: {describe_gates(fail_under)} for every agent"]
     # Validated against the store's Summary model before any of it is written or printed.
     document = checked(Summary, _keep_runner_facts(run_dir / SUMMARY, summary), run_dir / SUMMARY)
+    if document.get("measurement") is not None:  # with the runner's loop lag, for the HTML
+        summary = {**summary, "measurement": document["measurement"]}
     if json_file is not None:
         try:
             json_file.parent.mkdir(parents=True, exist_ok=True)
@@ -218,7 +228,9 @@ def _keep_runner_facts(path: Path, summary: dict) -> dict:
         previous = {}
     old_run = previous.get("run") if isinstance(previous, dict) else None
     if isinstance(old_run, dict):
-        return {**summary, "run": {**old_run, **summary.get("run", {})}}
+        summary = {**summary, "run": {**old_run, **summary.get("run", {})}}
+        if summary.get("measurement") is not None:  # the lag part is the runner's
+            summary["measurement"] = with_loop_lag(summary["measurement"], old_run.get("loop_lag"))
     return summary
 
 

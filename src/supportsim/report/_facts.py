@@ -64,6 +64,9 @@ class UnitFacts:
     agent_calls: int
     agent_input_tokens: int | None
     agent_output_tokens: int | None
+    call_client_ms: tuple[float | None, ...]
+    """Each recorded model call's ``client_ms`` (cached replies left out): the summary's
+    ``measurement``."""
 
 
 class Facts:
@@ -107,6 +110,7 @@ class Facts:
             agent_calls=len(calls),
             agent_input_tokens=_known([c.input_tokens for c in calls]),
             agent_output_tokens=_known([c.output_tokens for c in calls]),
+            call_client_ms=tuple(c.client_ms for c in record.llm_calls if not c.cached),
         )
 
 

@@ -25,6 +25,13 @@ from supportsim.store._files import (
     writer_alive,
 )
 from supportsim.store._judgments import JUDGMENT_SCHEMA_VERSION, JudgmentRecord
+from supportsim.store._measurement import (
+    Measurement,
+    describe_measurement,
+    measurement_from,
+    measurement_of,
+    with_loop_lag,
+)
 from supportsim.store._records import (
     SCHEMA_VERSION,
     CallLogRecord,
@@ -103,6 +110,7 @@ __all__ = [
     "JudgmentRecord",
     "LLMCallRecord",
     "LedgerEntry",
+    "Measurement",
     "MessageRecord",
     "NotRescorable",
     "PreviousVerdict",
@@ -119,6 +127,7 @@ __all__ = [
     "build_record",
     "checked",
     "default_scenario_paths",
+    "describe_measurement",
     "export_schemas",
     "final_unit_ids",
     "iter_jsonl",
@@ -127,6 +136,8 @@ __all__ = [
     "json_schemas",
     "latest_records",
     "live_status",
+    "measurement_from",
+    "measurement_of",
     "planned_unit_ids",
     "read_doc",
     "read_json",
@@ -139,6 +150,7 @@ __all__ = [
     "split_foreign",
     "transcript_from_record",
     "unit_key",
+    "with_loop_lag",
     "write_doc",
     "write_json",
     "write_rescored",

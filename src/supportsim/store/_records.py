@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import ToolKind
 from supportsim.environment import CallRecord
+from supportsim.llm import WireTiming
 from supportsim.scenario import FaultKind, Scenario
 from supportsim.scoring import CheckKind, Score
 from supportsim.store._tau2_state import compact_state
@@ -100,6 +101,16 @@ class LLMCallRecord(_Record):
     cost_usd: float | None = None
     cached: bool = False
     """Answered from the response cache (``--cache``): no cost, no latency measured."""
+    client_ms: float | None = None
+    """Time the call spent in this process around the wire: building the request, waiting
+    for a connection and the event loop, parsing. null without wire stamps (and in records
+    written before they were kept); ``llm_ms`` is then the whole call."""
+    sent_ms: float | None = None
+    """Request handed to the socket, ms after the client began the call (wire stamp)."""
+    first_byte_ms: float | None = None
+    """Response head read, ms after the client began the call (wire stamp)."""
+    last_byte_ms: float | None = None
+    """Response body's end read, ms after the client began the call (wire stamp)."""
 
 
 class ConversationRecord(_Record):
@@ -259,6 +270,8 @@ def build_record(
                     "output_tokens": c.output_tokens,
                     "cost_usd": c.cost_usd,
                     "cached": c.cached,
+                    "client_ms": c.client_ms,
+                    **_wire(c.wire),
                 }
                 for c in transcript.llm_calls
             ],
@@ -279,4 +292,26 @@ def build_record(
             "ended_at": ended_at,
             "duration_s": duration_s,
         }
+    )
+
+
+def _wire(wire: WireTiming | None) -> dict[str, float]:
+    if wire is None:
+        return {}
+    return {
+        "sent_ms": wire.sent_ms,
+        "first_byte_ms": wire.first_byte_ms,
+        "last_byte_ms": wire.last_byte_ms,
+    }
+
+
+def stored_wire(call: LLMCallRecord) -> WireTiming | None:
+    """The wire stamps a record kept for a call, or None (none kept, an older record)."""
+    if None in (call.sent_ms, call.first_byte_ms, call.last_byte_ms, call.client_ms):
+        return None
+    return WireTiming(
+        sent_ms=call.sent_ms,  # type: ignore[arg-type]
+        first_byte_ms=call.first_byte_ms,  # type: ignore[arg-type]
+        last_byte_ms=call.last_byte_ms,  # type: ignore[arg-type]
+        total_ms=call.llm_ms + call.client_ms,  # type: ignore[operator]
     )

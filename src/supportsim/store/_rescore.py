@@ -27,7 +27,7 @@ from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
 from supportsim.scoring import AssertionVerdict, Score, reference_state, score
 from supportsim.store._files import CONVERSATIONS, RunLock
-from supportsim.store._records import CheckRecord, ConversationRecord
+from supportsim.store._records import CheckRecord, ConversationRecord, stored_wire
 from supportsim.store._rescored import Disposition, PreviousVerdict, RescoredRecord, write_rescored
 from supportsim.store._tau2_state import apply_changes, tau2_initial
 
@@ -154,6 +154,8 @@ def transcript_from_record(
                 c.output_tokens,
                 c.cost_usd,
                 c.cached,
+                c.client_ms,
+                stored_wire(c),
             )
             for c in record.llm_calls
             if c.role != "judge"

@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from supportsim.store._measurement import Measurement
+
 SCHEMA_VERSION = 1
 """Version of the run-directory JSON documents (run.json, summary.json, judges.json,
 agreement.json); records in the JSONL files carry their own."""
@@ -263,4 +265,6 @@ class Summary(_Doc):
     rescored: RescoredInfo | None = None
     judges: dict[str, Any] | None = None
     """agreement.json's statistics, when the run was judged (``supportsim report``)."""
+    measurement: Measurement | None = None
+    """How much measurement inflation the run had (``store._measurement``)."""
     summary_error: str | None = None

@@ -1,0 +1,141 @@
+"""Wire stamps (``_wire``): each call's request sent, first and last byte, through the real
+SDKs against the loopback mock server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx2
+import pytest
+
+from supportsim.llm import (
+    LLMClient,
+    LLMMessage,
+    LLMRequest,
+    OpenAIChatClient,
+    make_client,
+    parse_model_spec,
+    resolve_credentials,
+)
+from supportsim.llm._wire import WireStamps, WireTransport, recording
+from supportsim.testing import MockLLMServer, call, reply, say
+
+HI = LLMRequest(system="Be brief.", messages=(LLMMessage(role="user", content="Hi"),))
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[MockLLMServer]:
+    async with MockLLMServer() as mock:
+        mock.latency(ttft_ms=5, total_ms=15)
+        yield mock
+
+
+def _resolved(server: MockLLMServer, provider: str, **update: Any) -> Any:
+    config = parse_model_spec(f"{provider}:m", {})
+    if update:
+        config = config.model_copy(update=update)
+    base = server.url + "/v1" if provider == "openai" else server.url
+    env = {
+        "OPENAI_API_KEY": "k",
+        "ANTHROPIC_API_KEY": "k",
+        "OPENAI_BASE_URL": base,
+        "ANTHROPIC_BASE_URL": base,
+    }
+    return resolve_credentials(config, env)
+
+
+async def _complete(client: LLMClient, request: LLMRequest = HI) -> Any:
+    try:
+        return await client.complete(request)
+    finally:
+        await client.aclose()
+
+
+def _assert_ordered(response: Any) -> None:
+    wire = response.wire
+    assert wire is not None
+    assert 0.0 <= wire.sent_ms <= wire.first_byte_ms <= wire.last_byte_ms <= wire.total_ms
+    assert response.llm_ms == pytest.approx(wire.last_byte_ms - wire.sent_ms)
+    assert response.client_ms is not None and response.client_ms >= 0.0
+    assert response.llm_ms <= wire.total_ms
+    assert response.client_ms == pytest.approx(wire.total_ms - response.llm_ms)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+async def test_a_streamed_call_carries_ordered_wire_stamps(
+    server: MockLLMServer, provider: str
+) -> None:
+    server.script("m", [say("Hello there!")])
+    response = await _complete(make_client(_resolved(server, provider)))
+    assert response.content == "Hello there!"
+    _assert_ordered(response)
+    # ttft counts from the request sent, and the first content comes before the last byte
+    assert response.ttft_ms is not None
+    assert response.wire.sent_ms + response.ttft_ms <= response.wire.total_ms
+
+
+async def test_a_whole_answer_carries_wire_stamps_and_no_ttft(server: MockLLMServer) -> None:
+    server.script("m", [reply(tool_calls=[call("lookup", order_id="A1")])])
+    client = OpenAIChatClient(_resolved(server, "openai", stream=False))
+    response = await _complete(client)
+    assert [c.name for c in response.tool_calls] == ["lookup"]
+    _assert_ordered(response)
+    assert response.ttft_ms is None
+
+
+async def test_a_callers_own_http_client_is_not_stamped(server: MockLLMServer) -> None:
+    server.script("m", [say("Hi")])
+    async with httpx2.AsyncClient() as http:
+        client = OpenAIChatClient(_resolved(server, "openai"), http_client=http)
+        response = await client.complete(HI)
+    assert response.content == "Hi"
+    assert response.wire is None and response.client_ms is None
+    assert response.llm_ms > 0
+
+
+async def test_the_transport_stamps_only_requests_inside_a_recording(
+    server: MockLLMServer,
+) -> None:
+    transport = WireTransport(httpx2.AsyncHTTPTransport())
+    async with httpx2.AsyncClient(transport=transport) as http:
+        outside = WireStamps()
+        await http.get(server.url + "/health")
+        assert outside == WireStamps()  # nothing recorded outside a block
+        inside = WireStamps()
+        with recording(inside):
+            (await http.get(server.url + "/health")).raise_for_status()
+        assert inside.complete
+        assert inside.sent is not None and inside.last_byte is not None
+
+
+def test_incomplete_or_disordered_stamps_are_not_complete() -> None:
+    assert WireStamps(1.0, 2.0, 3.0).complete
+    assert not WireStamps(1.0, None, 3.0).complete
+    assert not WireStamps(2.0, 1.0, 3.0).complete
+
+
+def test_the_response_cache_keeps_no_wire_timings(tmp_path: Any) -> None:
+    from supportsim.llm import LLMResponse, ResponseCache, WireTiming
+
+    config = parse_model_spec("openai:m", {})
+    stamped = LLMResponse(
+        content="Hi",
+        tool_calls=(),
+        reasoning=None,
+        reasoning_signature=None,
+        stop_reason="stop",
+        input_tokens=1,
+        output_tokens=1,
+        cost_usd=None,
+        llm_ms=10.0,
+        ttft_ms=5.0,
+        model="m",
+        client_ms=2.0,
+        wire=WireTiming(sent_ms=1.0, first_byte_ms=4.0, last_byte_ms=11.0, total_ms=12.0),
+    )
+    cache = ResponseCache(tmp_path)
+    cache.put(config, HI, stamped)
+    hit = cache.get(config, HI)
+    assert hit is not None and hit.content == "Hi" and hit.cached
+    assert hit.wire is None and hit.client_ms is None

@@ -58,6 +58,18 @@ class Limits(_Doc):
     models: dict[str, LimiterState] = {}
 
 
+class WorkersInfo(_Doc):
+    """How a session's units ran in worker processes (``--workers``, ``--ray``)."""
+
+    mode: str
+    count: int
+    restarts: int = 0
+    lost: int = 0
+    address: str | None = None
+    loop_lag: dict[str, LoopLagStats] = {}
+    """Each worker's own event-loop lag (the session's ``loop_lag`` is all of them)."""
+
+
 class SessionEntry(_Doc):
     """One ``supportsim run`` invocation on this run directory (a resume adds one)."""
 
@@ -78,6 +90,7 @@ class SessionEntry(_Doc):
     limits: Limits | None = None
     loop_lag: LoopLagStats | None = None
     store_error: str | None = None
+    workers: WorkersInfo | None = None
 
 
 class RunManifest(_Doc):

@@ -80,6 +80,8 @@ class Launcher(Protocol):
 class _Worker:
     worker_id: str
     handle: Handle | None = None
+    pid: int | None = None
+    """The worker's process id, as it said (a Ray actor's too)."""
     writer: asyncio.StreamWriter | None = None
     ready: bool = False
     gone: bool = False
@@ -285,6 +287,7 @@ class Hub:
             if worker is None or worker.gone or worker.writer is not None:
                 return
             worker.writer = writer
+            worker.pid = hello.get("pid")
             worker.send({"t": "setup", **self.setup, **self._deadline()})
             while True:
                 header, payload = await read_frame(reader)

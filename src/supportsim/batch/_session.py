@@ -408,7 +408,7 @@ async def execute(
                 batch.stop("stopped")
             return finished
 
-        batch.work = on_worker
+        batch.work, batch.hub = on_worker, hub
     batch.state.priced_units = len(session.prior_costs)
     batch.state.priced_cost_usd = sum(session.prior_costs)
     session.state = batch.state

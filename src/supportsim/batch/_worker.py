@@ -141,7 +141,7 @@ async def serve(host: str, port: int, token: str, worker_id: str) -> int:
     code (0, or 2 when the setup was refused)."""
     reader, writer = await asyncio.open_connection(host, port)
     link = _Link(writer)
-    link.send({"t": "hello", "token": token, "worker": worker_id})
+    link.send({"t": "hello", "token": token, "worker": worker_id, "pid": os.getpid()})
     header, _ = await read_frame(reader)
     if header.get("t") != "setup":
         return 2

@@ -137,6 +137,9 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.port = 0
         self.grace_s = 5.0
+        self.permits = 0
+        self.permit_s = 0.0
+        self._limiters: dict[str, Any] = {}
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -197,6 +200,8 @@ class Hub:
             "restarts": self.restarts,
             "lost": self.lost,
             "loop_lag": {w: self.workers[w].lag.stats() for w in sorted(self.workers)},
+            "permits": self.permits,
+            "permit_wait_ms": self.permit_s * 1000 / self.permits if self.permits else None,
         }
         if self.launcher.mode == "ray":
             out["address"] = self.setup.get("ray_address")
@@ -309,6 +314,10 @@ class Hub:
     def _handle(self, worker: _Worker, header: dict[str, Any], payload: bytes) -> None:
         kind = header.get("t")
         if kind == "acq":
+            if self._limiter(header).try_acquire():
+                worker.held[header["name"]] += 1
+                worker.send({"t": "grant", "id": header["id"]})
+                return
             ask = self._acquire(worker, header)
             worker.acquiring[header["id"]] = task = asyncio.ensure_future(ask)
             task.add_done_callback(lambda _t: worker.acquiring.pop(header["id"], None))
@@ -324,6 +333,9 @@ class Hub:
                 task.cancel()
         elif kind == "stats":
             self._add_stats(header["d"])
+        elif kind == "permits":
+            self.permits += int(header["n"])
+            self.permit_s += float(header["s"])
         elif kind == "lag":
             for ms in header["ms"]:
                 worker.lag.add(ms)
@@ -347,8 +359,13 @@ class Hub:
             raise _Refused(str(header.get("error")))
 
     def _limiter(self, header: dict[str, Any]) -> Any:
-        limit = RateLimit.model_validate(header.get("limit") or {})
-        return self.pool.limiter_named(header["name"], limit, header.get("default"))
+        name = header["name"]
+        if (limiter := self._limiters.get(name)) is None:
+            limit = RateLimit.model_validate(header.get("limit") or {})
+            limiter = self._limiters[name] = self.pool.limiter_named(
+                name, limit, header.get("default")
+            )
+        return limiter
 
     async def _acquire(self, worker: _Worker, header: dict[str, Any]) -> None:
         limiter = self._limiter(header)

@@ -128,6 +128,15 @@ class Limiter:
                 self.gate.release()
             raise
 
+    def try_acquire(self) -> bool:
+        """``acquire`` without waiting, when nothing would make it wait (the hub grants a
+        worker's permit at once this way, with no task per call)."""
+        if self.throttle is not None or self.tokens is not None:
+            return False
+        if self.paused_until > self._clock():
+            return False
+        return self.gate is None or self.gate.try_acquire()
+
     def release(self) -> None:
         if self.gate is not None:
             self.gate.release()

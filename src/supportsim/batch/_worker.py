@@ -17,6 +17,7 @@ import contextlib
 import itertools
 import os
 import sys
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,9 @@ class _Link:
         self.ids = itertools.count()
         self.waiting: dict[int, asyncio.Future[float | None]] = {}
         self.names: dict[int, str] = {}
+        self.permits = 0
+        self.permit_s = 0.0
+        """Permits granted and the time spent asking for them (round trips + queueing)."""
 
     def send(self, header: dict[str, Any], payload: bytes = b"") -> None:
         if not self.writer.is_closing():
@@ -73,6 +77,7 @@ class RemoteLimiter:
         self.link.waiting[request_id] = future
         self.link.names[request_id] = self.name
         self.link.send({"t": "acq", "id": request_id, "wait": limit_s, **self.ask})
+        asked = time.perf_counter()
         try:
             denied = await future
         except asyncio.CancelledError:
@@ -83,6 +88,8 @@ class RemoteLimiter:
             raise
         if denied is not None:
             raise WaitTooLong(denied)
+        self.link.permits += 1
+        self.link.permit_s += time.perf_counter() - asked
 
     def release(self) -> None:
         self.link.send({"t": "rel", **self.ask})
@@ -186,9 +193,13 @@ async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, poo
         link.send({"t": "done", "info": info, "d": counters.delta(pool.stats)}, finished.line)
 
     async def flush() -> None:
-        sent = 0
+        sent, permits, permit_s = 0, 0, 0.0
         while True:
             await asyncio.sleep(FLUSH_S)
+            if link.permits > permits:
+                n, waited = link.permits - permits, link.permit_s - permit_s
+                link.send({"t": "permits", "n": n, "s": waited})
+                permits, permit_s = link.permits, link.permit_s
             if delta := counters.delta(pool.stats):
                 link.send({"t": "stats", "d": delta})
             if len(lag.samples) > sent:

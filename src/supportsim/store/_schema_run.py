@@ -68,6 +68,10 @@ class WorkersInfo(_Doc):
     address: str | None = None
     loop_lag: dict[str, LoopLagStats] = {}
     """Each worker's own event-loop lag (the session's ``loop_lag`` is all of them)."""
+    permits: int = 0
+    """Rate-limit permits the workers asked the driver for (one per model call attempt)."""
+    permit_wait_ms: float | None = None
+    """Mean time to get one: the round trip to the driver, plus queueing when a limit binds."""
 
 
 class SessionEntry(_Doc):

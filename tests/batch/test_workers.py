@@ -389,3 +389,31 @@ async def test_sigkill_of_the_driver_ends_its_workers_and_resume_completes(
     )
     assert again.status == "completed"
     assert len(once_each(again)) == 8
+
+
+async def test_when_no_worker_can_start_the_run_stops_with_nothing_lost(
+    server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from supportsim.batch import _launch
+
+    async def crashing(self: Any, worker_id: str, port: int, token: str) -> Any:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            "import sys; print('cannot import the agent', file=sys.stderr); sys.exit(3)",
+            stderr=asyncio.subprocess.PIPE,
+        )
+        return _launch.LocalHandle(process)
+
+    monkeypatch.setattr(_launch.LocalLauncher, "start", crashing)
+    session, _ = await run(server, request(out, trials=4, concurrency=4, workers=2))
+    assert session.status == "stopped"
+    assert "exited with code 3: cannot import the agent" in (session.stop_reason or "")
+    assert records(session) == []
+    manifest = read_manifest(session.run_dir)
+    assert manifest["status"] == "stopped"
+    assert manifest["sessions"][0]["workers"]["restarts"] == 2  # bounded: max(2, N)
+    # Workers that can start: the same run resumes to the end.
+    monkeypatch.undo()
+    again, _ = await run(server, request(out, trials=4, concurrency=4, workers=1, resume=True))
+    assert again.status == "completed" and len(once_each(again)) == 8

@@ -228,6 +228,7 @@ async def test_a_unit_that_kills_two_workers_becomes_its_harness_error(
     assert statuses[LOOKUP].status == "completed"
     assert statuses[REFUND].status == "harness_error"
     assert "worker died while running it" in (statuses[REFUND].error or "")
+    assert "exited with code -9" in (statuses[REFUND].error or "")
     assert session_workers(session)["restarts"] == 2
     assert session.status == "completed"  # the unit has its final record: the batch went on
 

@@ -24,6 +24,7 @@ import secrets
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from supportsim.batch._jobs import Finished
@@ -37,6 +38,8 @@ from supportsim.llm import RateLimit
 FINGERPRINT_KEYS = ("scenarios", "personas", "models")
 """What a worker's inputs must share with the driver's (file hashes, resolved models)."""
 STAT_FIELDS = tuple(CallStats.__slots__)  # type: ignore[attr-defined]
+EXIT_WAIT_S = 2.0
+"""How long a closed connection waits for its worker's exit status (for the reason)."""
 MAX_LOSSES = 2
 """A unit in flight on this many workers that died is recorded as a harness error."""
 
@@ -82,6 +85,7 @@ class _Worker:
     handle: Handle | None = None
     pid: int | None = None
     """The worker's process id, as it said (a Ray actor's too)."""
+    supervisor: asyncio.Task[None] | None = None
     writer: asyncio.StreamWriter | None = None
     ready: bool = False
     gone: bool = False
@@ -159,12 +163,13 @@ class Hub:
         except Exception as exc:
             self._lose(worker, f"could not start: {exc}")
             return
-        self._spawn(self._supervise(worker))
+        worker.supervisor = self._spawn(self._supervise(worker))
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _supervise(self, worker: _Worker) -> None:
         assert worker.handle is not None
@@ -243,7 +248,8 @@ class Hub:
 
     def _died_record(self, job: _Job) -> Finished[Any]:
         error = "worker died while running it: " + "; then ".join(job.losses)
-        record = harness_record(job.unit, self.ctx, error, started_at="", duration_s=0.0)
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        record = harness_record(job.unit, self.ctx, error, started_at=now, duration_s=0.0)
         return Finished(record, encode_record(record, self.ctx.scrub), None)
 
     def _lose(self, worker: _Worker, how: str) -> None:
@@ -303,9 +309,12 @@ class Hub:
         except _Refused as exc:
             reason = f"refused: {exc}"
         finally:
-            if worker is not None and worker.writer is writer:
-                self._lose(worker, reason)
             writer.close()
+            if worker is not None and worker.writer is writer and not worker.gone:
+                if worker.supervisor is not None and not reason.startswith("refused"):
+                    # A closed connection is most often a dead process: say how it ended.
+                    await asyncio.wait({worker.supervisor}, timeout=EXIT_WAIT_S)
+                self._lose(worker, reason)
 
     def _deadline(self) -> dict[str, Any]:
         at = self.pool.deadline_at

@@ -16,6 +16,7 @@ from collections import deque
 from typing import Any
 
 from supportsim.batch._config import RunConfig
+from supportsim.batch._models import ModelPool
 from supportsim.batch._worker import HUB_ENV, ID_ENV, TOKEN_ENV
 from supportsim.errors import InputError
 
@@ -41,6 +42,22 @@ def worker_count(config: RunConfig, todo: int, *, cores: int | None = None) -> i
     concurrency = 1024 if config.concurrency == "auto" else int(config.concurrency)
     by_work = min(todo // UNITS_PER_WORKER, concurrency // CONCURRENCY_PER_WORKER)
     return max(1, min(cores, by_work))
+
+
+def worker_setup(config: RunConfig, pool: ModelPool, *, run_id: str) -> dict[str, Any]:
+    """What a worker needs to rebuild this session's unit context (``_worker.py``): the
+    effective config, the working directory and import path, and the credentials the
+    run's models read (sent over the hub's authenticated connection, never written)."""
+    return {
+        "config": config.model_dump(mode="json"),
+        "run_id": run_id,
+        "cwd": os.getcwd(),
+        "sys_path": [p for p in sys.path if p],
+        "env": pool.credential_env(),
+        "cache": str(pool.cache.root) if pool.cache is not None else None,
+        "cache_agents": "agent" in pool.cache_roles,
+        "ray_address": config.ray,
+    }
 
 
 def check_ray_installed() -> None:

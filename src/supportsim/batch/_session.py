@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,7 +29,7 @@ from supportsim.batch._config import RunConfig, keyed_by_label
 from supportsim.batch._hub import Hub
 from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
-from supportsim.batch._launch import launcher_for, worker_count
+from supportsim.batch._launch import launcher_for, worker_count, worker_setup
 from supportsim.batch._manifest import (
     changes,
     close_manifest,
@@ -394,7 +392,7 @@ async def execute(
         hub = Hub(
             launcher,
             count=count,
-            setup=worker_setup(session, config, pool),
+            setup=worker_setup(config, pool, run_id=session.run_id),
             fingerprint=session.fingerprint,
             pool=pool,
             ctx=ctx,
@@ -476,22 +474,6 @@ class _NoWriter:
 
     def close(self) -> None:
         return None
-
-
-def worker_setup(session: Session, config: RunConfig, pool: ModelPool) -> dict[str, Any]:
-    """What a worker needs to rebuild this session's unit context (``_worker.py``): the
-    effective config, the working directory and import path, and the credentials the
-    run's models read (sent over the hub's authenticated connection, never written)."""
-    return {
-        "config": config.model_dump(mode="json"),
-        "run_id": session.run_id,
-        "cwd": os.getcwd(),
-        "sys_path": [p for p in sys.path if p],
-        "env": pool.credential_env(),
-        "cache": str(pool.cache.root) if pool.cache is not None else None,
-        "cache_agents": "agent" in pool.cache_roles,
-        "ray_address": config.ray,
-    }
 
 
 def _close_manifest(

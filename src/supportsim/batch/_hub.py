@@ -120,6 +120,7 @@ class Hub:
         ctx: UnitContext,
         lag: LoopLag,
         max_restarts: int | None = None,
+        open_at: int | None = None,
     ) -> None:
         self.launcher = launcher
         self.count = count
@@ -144,6 +145,11 @@ class Hub:
         self.permits = 0
         self.permit_s = 0.0
         self._limiters: dict[str, Any] = {}
+        self.open_at = open_at
+        """A limiter whose only bound is an in-flight limit of at least this (the run's
+        concurrency, which already bounds calls: one per conversation) cannot make a call
+        wait: workers are told so and take its permits without asking (``took``)."""
+        self._open: dict[str, bool] = {}
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -299,7 +305,7 @@ class Hub:
                 return
             worker.writer = writer
             worker.pid = hello.get("pid")
-            worker.send({"t": "setup", **self.setup, **self._deadline()})
+            worker.send({"t": "setup", **self.setup, **self._deadline(), "open_at": self.open_at})
             while True:
                 header, payload = await read_frame(reader)
                 self._handle(worker, header, payload)
@@ -322,7 +328,14 @@ class Hub:
 
     def _handle(self, worker: _Worker, header: dict[str, Any], payload: bytes) -> None:
         kind = header.get("t")
-        if kind == "acq":
+        if kind == "took":
+            limiter = self._limiter(header)
+            worker.held[header["name"]] += 1
+            if limiter.gate is not None:
+                limiter.gate.in_flight += 1  # counted, so a 429's cut halves the truth
+            self._recheck(header["name"], limiter)
+        elif kind == "acq":
+            self._recheck(header["name"], self._limiter(header))
             if self._limiter(header).try_acquire():
                 worker.held[header["name"]] += 1
                 worker.send({"t": "grant", "id": header["id"]})
@@ -337,6 +350,7 @@ class Hub:
             self._limiter(header).succeeded(int(header["tokens"]))
         elif kind == "over":
             self._limiter(header).overloaded(header.get("after"))
+            self._recheck(header["name"], self._limiter(header))
         elif kind == "cacq":
             if (task := worker.acquiring.get(header["id"])) is not None:
                 task.cancel()
@@ -363,9 +377,27 @@ class Hub:
                 worker.send({"t": "refused", "error": message})
                 raise _Refused(message)
             worker.ready = True
+            for name, is_open in self._open.items():
+                worker.send({"t": "open", "name": name, "open": is_open})
             self._changed.set()
         elif kind == "failed":
             raise _Refused(str(header.get("error")))
+
+    def _recheck(self, name: str, limiter: Any) -> None:
+        """Tell every worker when a limiter turns open or closed (see ``open_at``)."""
+        gate = limiter.gate
+        is_open = (
+            self.open_at is not None
+            and limiter.throttle is None
+            and limiter.tokens is None
+            and limiter.paused_until <= self.pool.clock()
+            and (gate is None or gate.limit >= self.open_at)
+        )
+        if self._open.get(name, False) != is_open:
+            self._open[name] = is_open
+            for worker in self.workers.values():
+                if worker.ready:
+                    worker.send({"t": "open", "name": name, "open": is_open})
 
     def _limiter(self, header: dict[str, Any]) -> Any:
         name = header["name"]
@@ -374,6 +406,7 @@ class Hub:
             limiter = self._limiters[name] = self.pool.limiter_named(
                 name, limit, header.get("default")
             )
+            self._open[name] = initially_open(limit, header.get("default"), self.open_at)
         return limiter
 
     async def _acquire(self, worker: _Worker, header: dict[str, Any]) -> None:
@@ -394,6 +427,18 @@ class Hub:
         for name, value in delta.items():
             if name in STAT_FIELDS:
                 setattr(stats, name, getattr(stats, name) + value)
+
+
+def initially_open(limit: RateLimit, default: int | None, open_at: int | None) -> bool:
+    """Whether a new limiter cannot make a call wait (see ``Hub.open_at``): the worker's
+    stand-in starts from this, the driver's limiter starts from the same config."""
+    bound = limit.max_concurrency or default
+    return (
+        open_at is not None
+        and limit.rpm is None
+        and limit.tpm is None
+        and (bound is None or bound >= open_at)
+    )
 
 
 class _Refused(Exception):

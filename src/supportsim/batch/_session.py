@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from supportsim._tracing import traced_run
 from supportsim.batch._config import RunConfig, keyed_by_label
 from supportsim.batch._hub import Hub
-from supportsim.batch._jobs import RecordSink
+from supportsim.batch._jobs import AUTO_CEILING, RecordSink
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._launch import launcher_for, worker_count, worker_setup
 from supportsim.batch._manifest import (
@@ -397,6 +397,7 @@ async def execute(
             pool=pool,
             ctx=ctx,
             lag=batch.lag,
+            open_at=AUTO_CEILING if config.concurrency == "auto" else int(config.concurrency),
         )
 
         async def on_worker(unit: Unit) -> Any:

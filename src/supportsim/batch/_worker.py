@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from supportsim.batch._config import RunConfig
+from supportsim.batch._hub import initially_open
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import CallStats, WaitTooLong
@@ -47,6 +48,8 @@ class _Link:
         self.ids = itertools.count()
         self.waiting: dict[int, asyncio.Future[float | None]] = {}
         self.names: dict[int, str] = {}
+        self.limiters: dict[str, RemoteLimiter] = {}
+        self.open_at: int | None = None
         self.permits = 0
         self.permit_s = 0.0
         """Permits granted and the time spent asking for them (round trips + queueing)."""
@@ -70,8 +73,16 @@ class RemoteLimiter:
         self.link = link
         self.name = name
         self.ask = {"name": name, "limit": limit.model_dump(exclude_none=True), "default": default}
+        self.open = initially_open(limit, default, link.open_at)
+        """This limiter cannot make a call wait (the hub says when that changes): take
+        its permits without asking."""
+        link.limiters[name] = self
 
     async def acquire(self, limit_s: float | None = None) -> None:
+        if self.open:
+            self.link.send({"t": "took", **self.ask})
+            self.link.permits += 1
+            return
         request_id = next(self.link.ids)
         future: asyncio.Future[float | None] = asyncio.get_running_loop().create_future()
         self.link.waiting[request_id] = future
@@ -153,6 +164,7 @@ async def serve(host: str, port: int, token: str, worker_id: str) -> int:
     if header.get("t") != "setup":
         return 2
     _apply_setup(header)
+    link.open_at = header.get("open_at")
     try:
         built = _built(header, link)
     except InputError as exc:
@@ -223,6 +235,9 @@ async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, poo
             elif kind in ("grant", "deny"):
                 request_id = header["id"]
                 link.answer(request_id, header.get("wait_s"), link.names.pop(request_id, ""))
+            elif kind == "open":
+                if (limiter := link.limiters.get(header["name"])) is not None:
+                    limiter.open = bool(header["open"])
             elif kind == "drop":
                 if (task := units.get(header["unit"])) is not None:
                     task.cancel()

@@ -418,3 +418,15 @@ async def test_when_no_worker_can_start_the_run_stops_with_nothing_lost(
     monkeypatch.undo()
     again, _ = await run(server, request(out, trials=4, concurrency=4, workers=1, resume=True))
     assert again.status == "completed" and len(once_each(again)) == 8
+
+
+def test_a_limiter_is_open_only_when_nothing_in_it_can_make_a_call_wait():
+    from supportsim.batch._hub import initially_open
+    from supportsim.llm import RateLimit
+
+    assert initially_open(RateLimit(), 8, 8)  # the default: bound = the run's concurrency
+    assert initially_open(RateLimit(max_concurrency=16), None, 8)
+    assert not initially_open(RateLimit(max_concurrency=4), 8, 8)  # a tighter bound waits
+    assert not initially_open(RateLimit(rpm=100), 8, 8)
+    assert not initially_open(RateLimit(tpm=1000), 8, 8)
+    assert not initially_open(RateLimit(), 8, None)

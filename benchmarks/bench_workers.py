@@ -11,10 +11,11 @@ with ``--ray local --workers 2`` (a local Ray cluster started by the run).
 Printed per variant: wall time of the conversations (first record's start to the last
 one's end; the process's whole wall time too, start-up included), conversations per
 second and its ratio to bare's, CPU ms per LLM call of the whole process tree
-(``RUSAGE_CHILDREN``: the driver and the workers it reaped; Ray's own daemons only as far
-as they were reaped), latency inflation p50/p99 of the recorded ``llm_ms`` over the
-injected latency, the workers' loop lag, and the mean wait for a rate-limit permit from
-the driver (``permit_wait_ms``: the round trip each call pays).
+(``RUSAGE_CHILDREN``: the driver and the workers it reaped, start-up included; Ray's
+actors and daemons only as far as they were reaped) and of the workers alone after their
+start-up (what they report: comparable with bare's), latency inflation p50/p99 of the
+recorded ``llm_ms`` over the injected latency, the workers' loop lag, and the mean wait
+for a rate-limit permit from the driver (``permit_wait_ms``).
 
 Targets (issue 16): workers 2 >= 1.6x bare's throughput at c=256; inflation p50 <= 10 ms
 at c=64 and <= 50 ms at c=256; Ray within 15% of workers 2.
@@ -100,6 +101,9 @@ def _run(url: str, n: int, concurrency: int, latency_ms: float, extra: list[str]
         "cpu_ms_per_call": cpu * 1000 / max(1, len(ms)),
         "inflation_p50_ms": _percentile(inflation, 50),
         "inflation_p99_ms": _percentile(inflation, 99),
+        "worker_cpu_ms_per_call": ((session.get("workers") or {}).get("cpu_s") or 0.0)
+        * 1000
+        / max(1, len(ms)),
         "loop_lag": session.get("loop_lag") or {},
         "workers": session.get("workers") or {},
     }
@@ -118,6 +122,7 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
             f"  {r['completed']}/{r['conversations']} completed"
             f"  lag p50 {lag.get('p50_ms') or 0:.1f} p99 {lag.get('p99_ms') or 0:.1f} ms"
             f"  permit wait {workers.get('permit_wait_ms') or 0:.2f} ms"
+            f"\n{'':<10} workers' cpu/call after start-up {r['worker_cpu_ms_per_call']:.2f} ms"
             f"  workers {workers.get('count')} lost {workers.get('lost')}"
         )
         if floor:

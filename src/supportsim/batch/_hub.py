@@ -86,6 +86,7 @@ class _Worker:
     pid: int | None = None
     """The worker's process id, as it said (a Ray actor's too)."""
     supervisor: asyncio.Task[None] | None = None
+    cpu_s: float = 0.0
     writer: asyncio.StreamWriter | None = None
     ready: bool = False
     gone: bool = False
@@ -211,6 +212,7 @@ class Hub:
             "restarts": self.restarts,
             "lost": self.lost,
             "loop_lag": {w: self.workers[w].lag.stats() for w in sorted(self.workers)},
+            "cpu_s": sum(w.cpu_s for w in self.workers.values()),
             "permits": self.permits,
             "permit_wait_ms": self.permit_s * 1000 / self.permits if self.permits else None,
         }
@@ -356,6 +358,8 @@ class Hub:
                 task.cancel()
         elif kind == "stats":
             self._add_stats(header["d"])
+        elif kind == "cpu":
+            worker.cpu_s = float(header["s"])
         elif kind == "permits":
             self.permits += int(header["n"])
             self.permit_s += float(header["s"])

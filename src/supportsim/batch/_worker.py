@@ -204,10 +204,13 @@ async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, poo
         }
         link.send({"t": "done", "info": info, "d": counters.delta(pool.stats)}, finished.line)
 
+    cpu0 = time.process_time()  # after start-up: what running units cost
+
     async def flush() -> None:
         sent, permits, permit_s = 0, 0, 0.0
         while True:
             await asyncio.sleep(FLUSH_S)
+            link.send({"t": "cpu", "s": time.process_time() - cpu0})
             if link.permits > permits:
                 n, waited = link.permits - permits, link.permit_s - permit_s
                 link.send({"t": "permits", "n": n, "s": waited})

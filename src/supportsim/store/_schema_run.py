@@ -68,6 +68,8 @@ class WorkersInfo(_Doc):
     address: str | None = None
     loop_lag: dict[str, LoopLagStats] = {}
     """Each worker's own event-loop lag (the session's ``loop_lag`` is all of them)."""
+    cpu_s: float | None = None
+    """CPU seconds the workers spent after their start-up (running units), all together."""
     permits: int = 0
     """Rate-limit permits the workers asked the driver for (one per model call attempt)."""
     permit_wait_ms: float | None = None

@@ -421,7 +421,7 @@ async def test_when_no_worker_can_start_the_run_stops_with_nothing_lost(
 
 
 def test_a_limiter_is_open_only_when_nothing_in_it_can_make_a_call_wait():
-    from supportsim.batch._hub import initially_open
+    from supportsim.batch._remote import initially_open
     from supportsim.llm import RateLimit
 
     assert initially_open(RateLimit(), 8, 8)  # the default: bound = the run's concurrency

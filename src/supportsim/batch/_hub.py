@@ -25,11 +25,12 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from supportsim.batch._jobs import Finished
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._models import CallStats, ModelPool, WaitTooLong
+from supportsim.batch._remote import Handle, Launcher, RecordInfo, initially_open
 from supportsim.batch._unit import UnitContext, encode_record, harness_record
 from supportsim.batch._units import Unit
 from supportsim.batch._wire import WireError, frame, read_frame
@@ -42,41 +43,6 @@ EXIT_WAIT_S = 2.0
 """How long a closed connection waits for its worker's exit status (for the reason)."""
 MAX_LOSSES = 2
 """A unit in flight on this many workers that died is recorded as a harness error."""
-
-
-@dataclass(frozen=True, slots=True)
-class RecordInfo:
-    """What the driver's accounting and progress read of a record a worker made."""
-
-    unit_id: str
-    status: str
-    agent: str
-    strict: bool
-    partial: float
-    termination: str
-    duration_s: float
-    cost_usd: float | None
-
-
-class Handle(Protocol):
-    """A started worker (a process or an actor)."""
-
-    def describe(self) -> str: ...
-
-    async def wait(self) -> str:
-        """Until the worker ends; says how (``exit code -9``, ``actor died: ...``)."""
-        ...
-
-    def kill(self) -> None: ...
-
-
-class Launcher(Protocol):
-    mode: str
-    host: str
-
-    async def start(self, worker_id: str, port: int, token: str) -> Handle: ...
-
-    def close(self) -> None: ...
 
 
 @dataclass(eq=False)
@@ -431,18 +397,6 @@ class Hub:
         for name, value in delta.items():
             if name in STAT_FIELDS:
                 setattr(stats, name, getattr(stats, name) + value)
-
-
-def initially_open(limit: RateLimit, default: int | None, open_at: int | None) -> bool:
-    """Whether a new limiter cannot make a call wait (see ``Hub.open_at``): the worker's
-    stand-in starts from this, the driver's limiter starts from the same config."""
-    bound = limit.max_concurrency or default
-    return (
-        open_at is not None
-        and limit.rpm is None
-        and limit.tpm is None
-        and (bound is None or bound >= open_at)
-    )
 
 
 class _Refused(Exception):

@@ -430,3 +430,24 @@ def test_a_limiter_is_open_only_when_nothing_in_it_can_make_a_call_wait():
     assert not initially_open(RateLimit(rpm=100), 8, 8)
     assert not initially_open(RateLimit(tpm=1000), 8, 8)
     assert not initially_open(RateLimit(), 8, None)
+
+
+async def test_a_second_ctrl_c_cancels_the_workers_units_and_resume_runs_them(
+    server: MockLLMServer, out: Path
+):
+    server.latency(ttft_ms=5, total_ms=20)  # units are in flight when the keys are pressed
+    common = {"agents": ["openai:agent"], "trials": 5, "concurrency": 4, "workers": 2}
+    pressed: list[int] = []
+
+    def on_record(_record: Any, state: Any) -> None:
+        if state.done == 1 and not pressed:
+            pressed.append(1)
+            os.kill(os.getpid(), signal.SIGINT)  # first: start nothing new
+            os.kill(os.getpid(), signal.SIGINT)  # second: cancel the running units
+
+    first, _ = await run(server, request(out, **common), on_record=on_record)
+    assert first.status == "cancelled"
+    done = once_each(first)
+    assert 1 <= len(done) < 10
+    again, _ = await run(server, request(out, resume=True, **{**common, "workers": 1}))
+    assert again.status == "completed" and len(once_each(again)) == 10

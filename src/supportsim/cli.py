@@ -479,6 +479,17 @@ def run(
     concurrency: Annotated[
         str | None, typer.Option(help="Conversations at once (a number, or auto).")
     ] = None,
+    workers: Annotated[
+        str | None,
+        typer.Option(help="Processes running conversations: a number, or auto (README)."),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run workers on Ray: local, auto or ray://host:10001 (supportsim[ray]).",
+        ),
+    ] = None,
     run_id: Annotated[
         str | None, typer.Option("--run-id", help="Run id (default: name-date).")
     ] = None,
@@ -554,6 +565,8 @@ def run(
         "customer": customer,
         "trials": trials,
         "concurrency": concurrency,
+        "workers": workers,
+        "ray": ray,
         "budget_usd": budget_usd,
         "deadline_s": deadline,
         "max_turns": max_turns,
@@ -778,6 +791,15 @@ def trend(
 
     code = trend_command(run_dirs, html_path=html_path, json_path=json_path, out=out, err=err)
     raise typer.Exit(code)
+
+
+@app.command("worker", hidden=True)
+def worker() -> None:
+    """A worker process of ``supportsim run --workers`` (started by the run, not by hand:
+    it reads the hub's address and token from its environment)."""
+    from supportsim.batch._worker import main_from_env
+
+    raise typer.Exit(main_from_env())
 
 
 @app.command("mcp-stdio")

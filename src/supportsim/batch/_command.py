@@ -22,6 +22,7 @@ from supportsim._printable import printable
 from supportsim.batch._config import RunConfig, load_run_config, with_overrides
 from supportsim.batch._gates import check_gates, describe_gates
 from supportsim.batch._lag import LoopLag
+from supportsim.batch._launch import check_ray_installed
 from supportsim.batch._manifest import fingerprint
 from supportsim.batch._models import UNBOUNDED, ModelPool
 from supportsim.batch._progress import Progress
@@ -125,6 +126,45 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     config = resolve_config(request)
     workspace = find_workspace()
     config = effective_config(config, workspace)
+    if config.ray is not None:
+        check_ray_installed()
+    built = build_context(
+        config, env, workspace, cache=request.cache, cache_agents=request.cache_agents
+    )
+    session = prepare(
+        config,
+        built.fingerprint,
+        run_id=request.run_id or default_run_id(config),
+        resume=request.resume,
+        force=request.force,
+        agents=list(built.ctx.agents),
+    )
+    return Prepared(config, session, built.pool, built.ctx, built.scenario_count, built.models)
+
+
+@dataclass(slots=True)
+class Built:
+    """A run's inputs turned into what its units need: built alike by the driver and by
+    each worker process (``_worker.py``), which compares ``fingerprint`` with the driver's."""
+
+    ctx: Any
+    pool: ModelPool
+    fingerprint: dict[str, Any]
+    scenario_count: int
+    models: dict[str, Any]
+
+
+def build_context(
+    config: RunConfig,
+    env: Mapping[str, str],
+    workspace: Workspace,
+    *,
+    cache: ResponseCache | None = None,
+    cache_agents: bool = False,
+    make_limiter: Callable[..., Any] | None = None,
+) -> Built:
+    """Load and select the inputs of an effective config, build the pool and the unit
+    context, and fingerprint them; raises InputError (nothing is written here)."""
     inputs = load_inputs(
         replace(workspace.with_categories(config.categories), domains=()),
         scenarios=[Path(p) for p in config.scenarios],
@@ -140,8 +180,9 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
         policy=retry_policy(config),
         limits=config.rate_limits,
         default_concurrency=concurrency,
-        cache=request.cache,
-        cache_roles=frozenset({"customer", "agent"} if request.cache_agents else {"customer"}),
+        cache=cache,
+        cache_roles=frozenset({"customer", "agent"} if cache_agents else {"customer"}),
+        make_limiter=make_limiter,
     )
     ctx = unit_context(
         config, domains=domains, scenarios=chosen, personas=personas, models=models, pool=pool
@@ -149,15 +190,7 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     _check_tau2_tools(config, chosen, ctx.agents)
     _, _, used_models = participants(config, models)
     print_ = fingerprint(config, chosen, used_models, personas)
-    session = prepare(
-        config,
-        print_,
-        run_id=request.run_id or default_run_id(config),
-        resume=request.resume,
-        force=request.force,
-        agents=list(ctx.agents),
-    )
-    return Prepared(config, session, pool, ctx, len(chosen), used_models)
+    return Built(ctx, pool, print_, len(chosen), used_models)
 
 
 def _check_tau2_tools(

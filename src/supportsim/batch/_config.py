@@ -138,6 +138,13 @@ class RunConfig(BaseModel):
     concurrency: int | Literal["auto"] = 8
     """Conversations in flight at once, or ``auto``: grow while the event loop keeps up,
     back off when its lag rises."""
+    workers: int | Literal["auto"] = "auto"
+    """Processes running conversations: a number (1: in this process), or ``auto``: the
+    usable cores, but one process when there are fewer than ``UNITS_PER_WORKER`` units to
+    run per extra core (README: Running at scale)."""
+    ray: str | None = None
+    """Run the workers as Ray actors: ``local`` (start a local cluster), ``auto`` or a
+    ``ray.init`` address such as ``ray://host:10001`` (needs ``supportsim[ray]``)."""
     rate_limits: dict[str, RateLimit] = {}
     """Keyed by provider (``openai``, ``anthropic``: each of its endpoints), by base URL
     (one endpoint) or by model name (that model alone). Customer and Agent calls share an
@@ -186,6 +193,24 @@ class RunConfig(BaseModel):
             value = int(value)
         if value != "auto" and (not isinstance(value, int) or not 1 <= value <= 4096):
             raise ValueError(f"must be a number from 1 to 4096, or auto (got {value!r})")
+        return value
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _workers(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if value != "auto" and (
+            isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024
+        ):
+            raise ValueError(f"must be a number from 1 to 1024, or auto (got {value!r})")
+        return value
+
+    @field_validator("ray")
+    @classmethod
+    def _ray(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("an address (auto, ray://host:10001) or local")
         return value
 
     @field_validator("fail_under", mode="before")

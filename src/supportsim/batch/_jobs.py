@@ -106,7 +106,7 @@ class JobRunner(Generic[J, R, S]):
     def __init__(
         self,
         jobs: Sequence[J],
-        work: Callable[[J], Awaitable[Finished[R]]],
+        work: Callable[[J], Awaitable[Finished[R] | None]],
         writer: RecordSink,
         state: S,
         *,
@@ -171,8 +171,9 @@ class JobRunner(Generic[J, R, S]):
     async def _one(self, job: J) -> None:
         try:
             finished = await self.work(job)
-            self._unwritten.append(finished)
-            self._write_unwritten()
+            if finished is not None:  # None: not run (no worker left); it runs on resume
+                self._unwritten.append(finished)
+                self._write_unwritten()
         finally:
             self.state.running -= 1
             self.gate.release()

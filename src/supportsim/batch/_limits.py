@@ -74,6 +74,13 @@ class AdaptiveGate:
                 self._waiters.remove(waiter)
             raise
 
+    def try_acquire(self) -> bool:
+        """Take a slot now if one is free and nobody waits (no suspension), else False."""
+        if self.in_flight < self.limit and not self._waiters:
+            self.in_flight += 1
+            return True
+        return False
+
     def release(self) -> None:
         self.in_flight -= 1
         self._wake()

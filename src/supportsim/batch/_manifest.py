@@ -55,6 +55,8 @@ FREE_TO_CHANGE = frozenset(
         "models_file",
         "fail_under",
         "categories",
+        "workers",
+        "ray",
     }
 )
 _URLS = Scrubber()

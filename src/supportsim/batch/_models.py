@@ -50,6 +50,7 @@ from supportsim.llm import (
     resolve_credentials,
     with_retries,
 )
+from supportsim.llm._config import DEFAULT_URL_ENV
 
 OVERLOAD_STATUS = frozenset({429, 529})
 UNBOUNDED = 4096
@@ -127,6 +128,15 @@ class Limiter:
                 self.gate.release()
             raise
 
+    def try_acquire(self) -> bool:
+        """``acquire`` without waiting, when nothing would make it wait (the hub grants a
+        worker's permit at once this way, with no task per call)."""
+        if self.throttle is not None or self.tokens is not None:
+            return False
+        if self.paused_until > self._clock():
+            return False
+        return self.gate is None or self.gate.try_acquire()
+
     def release(self) -> None:
         if self.gate is not None:
             self.gate.release()
@@ -198,6 +208,10 @@ class ModelPool:
     cache: ResponseCache | None = None
     """``--cache``: replies of the ``cache_roles`` callers are kept on disk (llm/_cache)."""
     cache_roles: frozenset[str] = frozenset()
+    make_limiter: Callable[[str, RateLimit, int | None], Any] | None = None
+    """A worker process's limiters: stand-ins asking the driver's (``batch/_worker.py``)."""
+    _shared: dict[str, tuple[Limiter, bool]] = field(default_factory=dict)
+    _checked: dict[str, ModelConfig] = field(default_factory=dict)
     _clients: dict[str, LLMClient] = field(default_factory=dict)
     _endpoints: dict[tuple[str, str], Limiter] = field(default_factory=dict)
     _models: dict[str, Limiter | None] = field(default_factory=dict)
@@ -210,6 +224,7 @@ class ModelPool:
         machine) do not block the event loop in the middle of the first conversations.
         """
         for config in configs.values():
+            self._checked[config.name] = config
             resolved = resolve_credentials(config, self.env)
             key = connection_key(resolved.config)
             self._endpoint_models.setdefault(key, []).append(config)
@@ -252,6 +267,8 @@ class ModelPool:
         return self._models[config.name]
 
     def _limiter(self, name: str, limit: RateLimit, default: int | None) -> Limiter:
+        if self.make_limiter is not None:
+            return self.make_limiter(name, limit, default)  # type: ignore[no-any-return]
         return Limiter(
             name,
             limit,
@@ -261,6 +278,24 @@ class ModelPool:
             window_s=self.window_s,
             max_pause_s=self.policy.max_delay_s,
         )
+
+    def limiter_named(self, name: str, limit: RateLimit, default: int | None) -> Limiter:
+        """The run-wide limiter a worker's stand-in named (its endpoint's, or its model's
+        when ``default`` is None), made on first use with the limits the worker derived
+        from the same config and models."""
+        for own in (*self._endpoints.values(), *self._models.values()):
+            if own is not None and own.name == name:
+                return own
+        if name not in self._shared:
+            self._shared[name] = (self._limiter(name, limit, default), default is not None)
+        return self._shared[name][0]
+
+    def credential_env(self) -> dict[str, str]:
+        """The variables the run's models read (keys and base URLs), for workers: sent
+        over the hub's connection, never written anywhere."""
+        names = {DEFAULT_URL_ENV.get(c.provider, "") for c in self._checked.values()}
+        names |= {c.api_key_env for c in self._checked.values() if c.api_key_env}
+        return {n: self.env[n] for n in sorted(names) if n in self.env}
 
     def wait_limit(self, conversation_left: float | None) -> tuple[float, str] | None:
         """How long a call may still wait, and which bound says so (None: unbounded)."""
@@ -371,9 +406,12 @@ class ModelPool:
 
     def snapshot(self) -> dict[str, Any]:
         """Limits as they ended, per endpoint and model, for run.json."""
+        shared = self._shared.values()
         return {
-            "endpoints": {lim.name: lim.snapshot() for lim in self._endpoints.values()},
-            "models": {n: lim.snapshot() for n, lim in self._models.items() if lim is not None},
+            "endpoints": {lim.name: lim.snapshot() for lim in self._endpoints.values()}
+            | {lim.name: lim.snapshot() for lim, endpoint in shared if endpoint},
+            "models": {n: lim.snapshot() for n, lim in self._models.items() if lim is not None}
+            | {lim.name: lim.snapshot() for lim, endpoint in shared if not endpoint},
         }
 
     async def warm(self) -> None:

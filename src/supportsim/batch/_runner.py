@@ -63,6 +63,8 @@ class Batch(JobRunner[Unit, ConversationRecord, BatchState]):
     ) -> None:
         self.units = list(units)
         self.ctx = ctx
+        self.hub: Any = None
+        """The workers' hub when units run in worker processes (``_hub.py``)."""
         super().__init__(units, self._work, writer, BatchState(total=len(units)), **options)
 
     async def _work(self, unit: Unit) -> Finished[ConversationRecord]:

@@ -26,8 +26,10 @@ from pydantic import ValidationError
 
 from supportsim._tracing import traced_run
 from supportsim.batch._config import RunConfig, keyed_by_label
-from supportsim.batch._jobs import RecordSink
+from supportsim.batch._hub import Hub
+from supportsim.batch._jobs import AUTO_CEILING, RecordSink
 from supportsim.batch._lag import LoopLag
+from supportsim.batch._launch import launcher_for, worker_count, worker_setup
 from supportsim.batch._manifest import (
     changes,
     close_manifest,
@@ -92,6 +94,8 @@ class Session:
     info: dict[str, Any] = field(default_factory=dict)
     lock: RunLock | None = None
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
+    fingerprint: dict[str, Any] = field(default_factory=dict)
+    """This invocation's inputs (``fingerprint``): workers must have the same."""
 
 
 def select(
@@ -171,7 +175,9 @@ def prepare(
             lock.release()
             _remove_new_run(run_dir)
             raise InputError(f"{run_dir}: cannot write {MANIFEST} ({exc.strerror})") from None
-        return Session(run_id, run_dir, units, list(units), lock=lock)
+        return Session(
+            run_id, run_dir, units, list(units), lock=lock, fingerprint=dict(fingerprint)
+        )
     if not (run_dir / MANIFEST).exists():
         raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
     lock = RunLock(run_dir)
@@ -220,6 +226,7 @@ def _reopen(
         prior_costs=[r.cost_usd for r in records if r.cost_usd is not None],
         forced=diff,
         lock=lock,
+        fingerprint=dict(fingerprint),
     )
 
 
@@ -352,7 +359,17 @@ async def execute(
     First Ctrl-C: start no new unit, let running ones finish. Second: cancel them; what
     finished is on disk already. ``watch(batch)`` is a coroutine run alongside (progress).
     """
-    await pool.warm()
+    count, launcher, launch_error = 1, None, None
+    if config.ray is not None:
+        try:  # ray.init: the cluster's CPUs are the default count
+            launcher = launcher_for(config)
+            count = worker_count(config, len(session.todo), cores=launcher.cpus())
+        except Exception as exc:  # any failure to reach the cluster
+            launch_error = f"ray: {str(exc).strip().splitlines()[0] if str(exc) else exc!r}"
+    elif (count := worker_count(config, len(session.todo))) > 1:
+        launcher = launcher_for(config)
+    if launcher is None:
+        await pool.warm()
     writer: RecordSink
     try:
         writer = RecordWriter(session.run_dir, fsync_each=fsync_each)
@@ -371,6 +388,27 @@ async def execute(
     )
     if config.deadline_s is not None:  # waits for a provider end by the deadline too
         pool.deadline_at = pool.clock() + config.deadline_s
+    hub = None
+    if launcher is not None:
+        hub = Hub(
+            launcher,
+            count=count,
+            setup=worker_setup(config, pool, run_id=session.run_id),
+            fingerprint=session.fingerprint,
+            pool=pool,
+            ctx=ctx,
+            lag=batch.lag,
+            open_at=AUTO_CEILING if config.concurrency == "auto" else int(config.concurrency),
+        )
+
+        async def on_worker(unit: Unit) -> Any:
+            assert hub is not None
+            finished = await hub.run(unit)
+            if finished is None:  # no worker can run it: stop, it runs again on resume
+                batch.stop("stopped")
+            return finished
+
+        batch.work, batch.hub = on_worker, hub
     batch.state.priced_units = len(session.prior_costs)
     batch.state.priced_cost_usd = sum(session.prior_costs)
     session.state = batch.state
@@ -384,12 +422,20 @@ async def execute(
                 "(press Ctrl-C again to cancel them)"
             )
 
+    if launch_error is not None:
+        batch.stop("stopped")
     if isinstance(writer, _NoWriter):
         batch.state.store_error = writer.error  # nothing can be stored: start nothing
         batch.stop(writer.error.reason)
     try:
-        await with_mcp_host(ctx, batch.run_interruptible(on_first=note))
+        if hub is not None:
+            await hub.start()
+            await batch.run_interruptible(on_first=note)
+        else:
+            await with_mcp_host(ctx, batch.run_interruptible(on_first=note))
         session.status = _outcome(session, batch)
+        if session.status == "stopped" and session.stop_reason is None:
+            session.stop_reason = launch_error or (hub.failure if hub is not None else None)
     except asyncio.CancelledError:
         current = asyncio.current_task()
         if current is not None and current.cancelling():
@@ -401,6 +447,8 @@ async def execute(
             watch_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watch_task
+        if hub is not None:
+            await hub.close(cancel=session.status == "cancelled")
         try:
             writer.close()
         except StoreError as exc:  # the last fsync: what it covered may not be durable
@@ -408,7 +456,7 @@ async def execute(
                 batch.state.store_error = exc
                 if session.status != "cancelled":
                     session.status, session.stop_reason = "stopped", exc.reason
-        _close_manifest(session, batch, pool, started_at)
+        _close_manifest(session, batch, pool, started_at, hub)
         if session.lock is not None:
             session.lock.release()
     return session
@@ -430,7 +478,9 @@ class _NoWriter:
         return None
 
 
-def _close_manifest(session: Session, batch: Batch, pool: ModelPool, started_at: str) -> None:
+def _close_manifest(
+    session: Session, batch: Batch, pool: ModelPool, started_at: str, hub: Hub | None = None
+) -> None:
     state = batch.state
     stats = pool.stats
     entry = {
@@ -458,6 +508,8 @@ def _close_manifest(session: Session, batch: Batch, pool: ModelPool, started_at:
         "loop_lag": batch.lag.stats(),
         "forced_changes": session.forced,
     }
+    if hub is not None:
+        entry["workers"] = hub.summary()
     session.info = entry
     session.manifest_error = close_manifest(
         session.run_dir, entry, status=session.status, stop_reason=session.stop_reason

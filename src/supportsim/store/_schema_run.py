@@ -60,6 +60,24 @@ class Limits(_Doc):
     models: dict[str, LimiterState] = {}
 
 
+class WorkersInfo(_Doc):
+    """How a session's units ran in worker processes (``--workers``, ``--ray``)."""
+
+    mode: str
+    count: int
+    restarts: int = 0
+    lost: int = 0
+    address: str | None = None
+    loop_lag: dict[str, LoopLagStats] = {}
+    """Each worker's own event-loop lag (the session's ``loop_lag`` is all of them)."""
+    cpu_s: float | None = None
+    """CPU seconds the workers spent after their start-up (running units), all together."""
+    permits: int = 0
+    """Rate-limit permits the workers asked the driver for (one per model call attempt)."""
+    permit_wait_ms: float | None = None
+    """Mean time to get one: the round trip to the driver, plus queueing when a limit binds."""
+
+
 class SessionEntry(_Doc):
     """One ``supportsim run`` invocation on this run directory (a resume adds one)."""
 
@@ -80,6 +98,7 @@ class SessionEntry(_Doc):
     limits: Limits | None = None
     loop_lag: LoopLagStats | None = None
     store_error: str | None = None
+    workers: WorkersInfo | None = None
 
 
 class RunManifest(_Doc):

@@ -1,0 +1,135 @@
+"""Where workers run: how many, local processes, and (``_ray.py``) Ray actors.
+
+``--workers auto`` uses every usable core (``os.sched_getaffinity``), but only when the
+session has the work to pay for a process per core: at least ``UNITS_PER_WORKER`` units
+to run and ``CONCURRENCY_PER_WORKER`` conversations in flight per worker. A smaller run
+(every test's, the default concurrency 8) stays in this process, exactly as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from collections import deque
+from typing import Any
+
+from supportsim.batch._config import RunConfig
+from supportsim.batch._models import ModelPool
+from supportsim.batch._worker import HUB_ENV, ID_ENV, TOKEN_ENV
+from supportsim.errors import InputError
+
+UNITS_PER_WORKER = 50
+CONCURRENCY_PER_WORKER = 16
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(config: RunConfig, todo: int, *, cores: int | None = None) -> int:
+    """How many workers this session runs (1: in this process); see the module docstring.
+    With Ray, ``cores`` is the cluster's CPUs and ``auto`` takes them all."""
+    if config.workers != "auto":
+        return max(1, min(int(config.workers), todo))
+    if config.ray is not None:
+        return max(1, min(cores or 1, todo))
+    cores = usable_cores() if cores is None else cores
+    concurrency = 1024 if config.concurrency == "auto" else int(config.concurrency)
+    by_work = min(todo // UNITS_PER_WORKER, concurrency // CONCURRENCY_PER_WORKER)
+    return max(1, min(cores, by_work))
+
+
+def worker_setup(config: RunConfig, pool: ModelPool, *, run_id: str) -> dict[str, Any]:
+    """What a worker needs to rebuild this session's unit context (``_worker.py``): the
+    effective config, the working directory and import path, and the credentials the
+    run's models read (sent over the hub's authenticated connection, never written)."""
+    return {
+        "config": config.model_dump(mode="json"),
+        "run_id": run_id,
+        "cwd": os.getcwd(),
+        "sys_path": [p for p in sys.path if p],
+        "env": pool.credential_env(),
+        "cache": str(pool.cache.root) if pool.cache is not None else None,
+        "cache_agents": "agent" in pool.cache_roles,
+        "ray_address": config.ray,
+    }
+
+
+def check_ray_installed() -> None:
+    """Raises InputError (exit 2, before anything is written) without the ray extra."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise InputError(
+            "--ray needs Ray: pip install 'supportsim[ray]' (ray is not installed)"
+        ) from None
+
+
+class LocalHandle:
+    """A worker process, in its own session so a terminal's Ctrl-C reaches only the driver."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.tail: deque[str] = deque(maxlen=5)
+
+    def describe(self) -> str:
+        return f"pid {self.process.pid}"
+
+    async def wait(self) -> str:
+        assert self.process.stderr is not None
+        async for line in self.process.stderr:  # drained, so the worker never blocks on it
+            self.tail.append(line.decode("utf-8", "replace").rstrip())
+        code = await self.process.wait()
+        said = f": {self.tail[-1]}" if code and self.tail else ""
+        return f"(pid {self.process.pid}) exited with code {code}{said}"
+
+    def kill(self) -> None:
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+
+
+class LocalLauncher:
+    """Worker processes on this machine: ``python -m supportsim worker``, the hub's
+    address and token in their environment, the driver's import path as PYTHONPATH."""
+
+    mode = "local"
+    host = "127.0.0.1"
+
+    async def start(self, worker_id: str, port: int, token: str) -> LocalHandle:
+        env = {
+            **os.environ,
+            HUB_ENV: f"{self.host}:{port}",
+            TOKEN_ENV: token,
+            ID_ENV: worker_id,
+            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "supportsim",
+            "worker",
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+        return LocalHandle(process)
+
+    def close(self) -> None:
+        return None
+
+
+def launcher_for(config: RunConfig) -> Any:
+    """The launcher of a session with workers: Ray's when ``ray`` is set, else local."""
+    if config.ray is not None:
+        from supportsim.batch._ray import RayLauncher
+
+        return RayLauncher(config.ray)
+    return LocalLauncher()

@@ -1,0 +1,267 @@
+"""A worker: runs the driver's units on its own event loop (``_hub.py`` is the other end).
+
+It connects to the hub, proves the token, receives the run's setup (the effective config,
+the working directory and import path, the credentials the run's models read: in memory
+only), rebuilds the unit context exactly as ``supportsim run`` does (``build_context``)
+and reports its inputs' fingerprint. Then it runs each unit it is sent through
+``finish_unit`` (with its own MCP host when the run needs one) and sends back the encoded
+line. Its limiters are stand-ins for the driver's, its call counters and loop lag are
+sent to the driver. When the connection ends (the driver exited, even by SIGKILL) or the
+driver says ``cancel``, its units are cancelled (they run again on resume) and it exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from supportsim.batch._config import RunConfig
+from supportsim.batch._lag import LoopLag
+from supportsim.batch._mcp import with_mcp_host
+from supportsim.batch._models import CallStats, WaitTooLong
+from supportsim.batch._remote import initially_open
+from supportsim.batch._unit import UnitContext, finish_unit
+from supportsim.batch._units import Unit
+from supportsim.batch._wire import frame, read_frame
+from supportsim.errors import InputError
+from supportsim.llm import RateLimit, ResponseCache
+
+HUB_ENV, TOKEN_ENV, ID_ENV = "SUPPORTSIM_HUB", "SUPPORTSIM_HUB_TOKEN", "SUPPORTSIM_WORKER_ID"
+"""How a local worker process learns where the hub is, its secret and its name (the
+token is never on a command line, where ``ps`` shows it)."""
+FLUSH_S = 0.05
+"""How often call counters and lag samples go to the driver."""
+
+
+class _Link:
+    """The worker's connection: frames out, replies to permit requests in."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.ids = itertools.count()
+        self.waiting: dict[int, asyncio.Future[float | None]] = {}
+        self.names: dict[int, str] = {}
+        self.limiters: dict[str, RemoteLimiter] = {}
+        self.open_at: int | None = None
+        self.permits = 0
+        self.permit_s = 0.0
+        """Permits granted and the time spent asking for them (round trips + queueing)."""
+
+    def send(self, header: dict[str, Any], payload: bytes = b"") -> None:
+        if not self.writer.is_closing():
+            self.writer.write(frame(header, payload))
+
+    def answer(self, request_id: int, wait_s: float | None, name: str) -> None:
+        future = self.waiting.pop(request_id, None)
+        if future is not None and not future.done():
+            future.set_result(wait_s)
+        elif wait_s is None:  # granted after we stopped waiting: hand it back
+            self.send({"t": "rel", "name": name})
+
+
+class RemoteLimiter:
+    """Stands in for the driver's limiter of the same name (see ``_models.Limiter``)."""
+
+    def __init__(self, link: _Link, name: str, limit: RateLimit, default: int | None) -> None:
+        self.link = link
+        self.name = name
+        self.ask = {"name": name, "limit": limit.model_dump(exclude_none=True), "default": default}
+        self.open = initially_open(limit, default, link.open_at)
+        """This limiter cannot make a call wait (the hub says when that changes): take
+        its permits without asking."""
+        link.limiters[name] = self
+
+    async def acquire(self, limit_s: float | None = None) -> None:
+        if self.open:
+            self.link.send({"t": "took", **self.ask})
+            self.link.permits += 1
+            return
+        request_id = next(self.link.ids)
+        future: asyncio.Future[float | None] = asyncio.get_running_loop().create_future()
+        self.link.waiting[request_id] = future
+        self.link.names[request_id] = self.name
+        self.link.send({"t": "acq", "id": request_id, "wait": limit_s, **self.ask})
+        asked = time.perf_counter()
+        try:
+            denied = await future
+        except asyncio.CancelledError:
+            if self.link.waiting.pop(request_id, None) is not None:
+                self.link.send({"t": "cacq", "id": request_id})
+            elif future.done() and future.result() is None:
+                self.release()  # granted just as we were cancelled
+            raise
+        if denied is not None:
+            raise WaitTooLong(denied)
+        self.link.permits += 1
+        self.link.permit_s += time.perf_counter() - asked
+
+    def release(self) -> None:
+        self.link.send({"t": "rel", **self.ask})
+
+    def succeeded(self, tokens: int) -> None:
+        self.link.send({"t": "ok", "tokens": tokens, **self.ask})
+
+    def overloaded(self, retry_after_s: float | None) -> None:
+        self.link.send({"t": "over", "after": retry_after_s, **self.ask})
+
+    def snapshot(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(slots=True)
+class _Counters:
+    last: CallStats
+
+    def delta(self, now: CallStats) -> dict[str, Any]:
+        out = {}
+        for name, value in asdict(now).items():
+            if value != getattr(self.last, name):
+                out[name] = value - getattr(self.last, name)
+        self.last = CallStats(**asdict(now))
+        return out
+
+
+def _apply_setup(setup: dict[str, Any]) -> None:
+    """The driver's working directory and import path (python: agents of its modules)."""
+    with contextlib.suppress(OSError):
+        os.chdir(setup["cwd"])
+    for entry in reversed(setup.get("sys_path") or []):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+
+
+def _built(setup: dict[str, Any], link: _Link) -> Any:
+    from supportsim.batch._command import build_context
+    from supportsim.workspace import find_workspace
+
+    config = RunConfig.model_validate(setup["config"])
+    cache = ResponseCache(Path(setup["cache"])) if setup.get("cache") else None
+    built = build_context(
+        config,
+        setup["env"],
+        find_workspace(),
+        cache=cache,
+        cache_agents=bool(setup.get("cache_agents")),
+        make_limiter=lambda name, limit, default: RemoteLimiter(link, name, limit, default),
+    )
+    return built
+
+
+async def serve(host: str, port: int, token: str, worker_id: str) -> int:
+    """Run units for the hub at ``host:port`` until it says bye or goes away; the exit
+    code (0, or 2 when the setup was refused)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    link = _Link(writer)
+    link.send({"t": "hello", "token": token, "worker": worker_id, "pid": os.getpid()})
+    header, _ = await read_frame(reader)
+    if header.get("t") != "setup":
+        return 2
+    _apply_setup(header)
+    link.open_at = header.get("open_at")
+    try:
+        built = _built(header, link)
+    except InputError as exc:
+        link.send({"t": "failed", "error": str(exc)})
+        await writer.drain()
+        return 2
+    link.send({"t": "ready", "fingerprint": built.fingerprint})
+    ctx, pool = built.ctx, built.pool
+    if header.get("deadline_in_s") is not None:
+        pool.deadline_at = pool.clock() + header["deadline_in_s"]
+    try:
+        await pool.warm()
+        return await with_mcp_host(ctx, _loop(reader, link, ctx, pool))
+    finally:
+        await pool.aclose()
+        writer.close()
+
+
+async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, pool: Any) -> int:
+    counters = _Counters(CallStats())
+    lag = LoopLag()
+    units: dict[str, asyncio.Task[None]] = {}
+    bye = False
+
+    async def one(unit: Unit) -> None:
+        finished = await finish_unit(unit, ctx)
+        record = finished.record
+        info = {
+            "unit_id": record.unit_id,
+            "status": record.status,
+            "agent": record.agent,
+            "strict": record.strict,
+            "partial": record.partial,
+            "termination": record.termination,
+            "duration_s": record.duration_s,
+            "cost_usd": record.cost_usd,
+        }
+        link.send({"t": "done", "info": info, "d": counters.delta(pool.stats)}, finished.line)
+
+    cpu0 = time.process_time()  # after start-up: what running units cost
+
+    async def flush() -> None:
+        sent, permits, permit_s = 0, 0, 0.0
+        while True:
+            await asyncio.sleep(FLUSH_S)
+            link.send({"t": "cpu", "s": time.process_time() - cpu0})
+            if link.permits > permits:
+                n, waited = link.permits - permits, link.permit_s - permit_s
+                link.send({"t": "permits", "n": n, "s": waited})
+                permits, permit_s = link.permits, link.permit_s
+            if delta := counters.delta(pool.stats):
+                link.send({"t": "stats", "d": delta})
+            if len(lag.samples) > sent:
+                link.send({"t": "lag", "ms": list(lag.samples[sent:])})
+                sent = len(lag.samples)
+
+    background = [asyncio.ensure_future(lag.run()), asyncio.ensure_future(flush())]
+    try:
+        while True:
+            try:
+                header, _ = await read_frame(reader)
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return 0  # the driver is gone: cancel everything (finally) and exit
+            kind = header.get("t")
+            if kind == "unit":
+                scenario_id, agent, trial = header["unit"]
+                unit = Unit(scenario_id, agent, int(trial))
+                task = asyncio.ensure_future(one(unit))
+                units[unit.unit_id] = task
+                task.add_done_callback(lambda _t, key=unit.unit_id: units.pop(key, None))
+            elif kind in ("grant", "deny"):
+                request_id = header["id"]
+                link.answer(request_id, header.get("wait_s"), link.names.pop(request_id, ""))
+            elif kind == "open":
+                if (limiter := link.limiters.get(header["name"])) is not None:
+                    limiter.open = bool(header["open"])
+            elif kind == "drop":
+                if (task := units.get(header["unit"])) is not None:
+                    task.cancel()
+            elif kind == "cancel":
+                return 0
+            elif kind == "bye":
+                bye = True
+                return 0
+            elif kind == "refused":
+                return 2
+    finally:
+        if bye:
+            await asyncio.gather(*units.values(), return_exceptions=True)
+        for task in [*units.values(), *background]:
+            task.cancel()
+        await asyncio.gather(*units.values(), *background, return_exceptions=True)
+
+
+def main_from_env() -> int:
+    """``python -m supportsim worker``: the hub's address, token and name from the
+    environment (set by the local launcher)."""
+    host, _, port = os.environ[HUB_ENV].rpartition(":")
+    token = os.environ.pop(TOKEN_ENV)
+    return asyncio.run(serve(host, int(port), token, os.environ[ID_ENV]))

@@ -487,7 +487,8 @@ def run(
         str | None,
         typer.Option(
             "--ray",
-            help="Run workers on Ray: local, auto or ray://host:10001 (supportsim[ray]).",
+            help="Run workers on Ray: local (also --ray alone), auto or ray://host:10001 "
+            "(supportsim[ray]).",
         ),
     ] = None,
     run_id: Annotated[
@@ -862,6 +863,19 @@ def import_tau2_command(
     )
 
 
+def bare_ray(args: list[str]) -> list[str]:
+    """``--ray`` given without an address means ``local`` (as ``ray.init()`` decides:
+    ``RAY_ADDRESS``, else a cluster started on this machine, else a new one). Click has no
+    optional option values, so the default is put in here."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        following = args[i + 1] if i + 1 < len(args) else None
+        if arg == "--ray" and (following is None or following.startswith("-")):
+            out.append("local")
+    return out
+
+
 def main() -> None:
     """Console-script entry point."""
-    sys.exit(app())
+    sys.exit(app(args=bare_ray(sys.argv[1:])))

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from supportsim.batch import RunConfig, prepare_run, read_manifest
 from supportsim.batch._launch import worker_count
-from supportsim.cli import app
+from supportsim.cli import app, bare_ray, main
 from supportsim.errors import InputError
 from supportsim.store import iter_records
 from supportsim.testing import MockLLMServer, RecordedRequest, Reply, autopilot, hang, http_error
@@ -286,6 +286,33 @@ def test_ray_without_the_extra_is_bad_input(tmp_path: Path, monkeypatch: pytest.
     assert not (tmp_path / "runs").exists()
     with pytest.raises(InputError, match="ray is not installed"):
         prepare_run(request(tmp_path / "runs", ray="auto"), {})
+
+
+def test_ray_alone_means_a_local_cluster_and_an_address_is_kept():
+    assert bare_ray(["run", "--ray"]) == ["run", "--ray", "local"]
+    assert bare_ray(["run", "--ray", "--workers", "2"]) == [
+        "run",
+        "--ray",
+        "local",
+        "--workers",
+        "2",
+    ]
+    assert bare_ray(["run", "--ray", "auto"]) == ["run", "--ray", "auto"]
+    assert bare_ray(["run", "--ray", "ray://head:10001"]) == ["run", "--ray", "ray://head:10001"]
+
+
+def test_the_console_script_takes_ray_without_an_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.setitem(sys.modules, "ray", None)  # fails after parsing: the flag was taken
+    monkeypatch.setattr(sys, "argv", ["supportsim", *cli_args(tmp_path / "runs"), "--ray"])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    assert exit_.value.code == 2
+    err = capsys.readouterr()
+    assert "supportsim[ray]" in err.out + err.err
+    assert "requires an argument" not in err.out + err.err
+    assert not (tmp_path / "runs").exists()
 
 
 def cli_args(out: Path) -> list[str]:

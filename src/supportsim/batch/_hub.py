@@ -33,7 +33,7 @@ from supportsim.batch._models import CallStats, ModelPool, WaitTooLong
 from supportsim.batch._remote import Handle, Launcher, RecordInfo, initially_open
 from supportsim.batch._unit import UnitContext, encode_record, harness_record
 from supportsim.batch._units import Unit
-from supportsim.batch._wire import WireError, frame, read_frame
+from supportsim.batch._frames import FrameError, frame, read_frame
 from supportsim.llm import RateLimit
 
 FINGERPRINT_KEYS = ("scenarios", "personas", "models")
@@ -277,8 +277,8 @@ class Hub:
             while True:
                 header, payload = await read_frame(reader)
                 self._handle(worker, header, payload)
-        except (asyncio.IncompleteReadError, ConnectionError, WireError, TimeoutError) as exc:
-            if isinstance(exc, WireError):
+        except (asyncio.IncompleteReadError, ConnectionError, FrameError, TimeoutError) as exc:
+            if isinstance(exc, FrameError):
                 reason = f"protocol error: {exc}"
         except _Refused as exc:
             reason = f"refused: {exc}"

@@ -29,7 +29,7 @@ from supportsim.batch._models import CallStats, WaitTooLong
 from supportsim.batch._remote import initially_open
 from supportsim.batch._unit import UnitContext, finish_unit
 from supportsim.batch._units import Unit
-from supportsim.batch._wire import frame, read_frame
+from supportsim.batch._frames import frame, read_frame
 from supportsim.errors import InputError
 from supportsim.llm import RateLimit, ResponseCache
 

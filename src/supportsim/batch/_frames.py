@@ -18,7 +18,7 @@ MAX_FRAME = 256 * 1024 * 1024
 _HEAD = struct.Struct(">II")
 
 
-class WireError(Exception):
+class FrameError(Exception):
     """The peer sent something that is not a frame (or too large a one)."""
 
 
@@ -31,12 +31,12 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[dict[str, Any], byte
     """The next frame; raises ``asyncio.IncompleteReadError`` at EOF."""
     total, head_len = _HEAD.unpack(await reader.readexactly(8))
     if total > MAX_FRAME or head_len > total - 4:
-        raise WireError(f"bad frame ({total} bytes, header {head_len})")
+        raise FrameError(f"bad frame ({total} bytes, header {head_len})")
     body = await reader.readexactly(total - 4)
     try:
         header = orjson.loads(body[:head_len])
     except orjson.JSONDecodeError as exc:
-        raise WireError(f"bad frame header: {exc}") from None
+        raise FrameError(f"bad frame header: {exc}") from None
     if not isinstance(header, dict):
-        raise WireError("bad frame header: not an object")
+        raise FrameError("bad frame header: not an object")
     return header, body[head_len:]

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from supportsim.batch._frames import FrameError, frame, read_frame
 from supportsim.batch._jobs import Finished
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._models import CallStats, ModelPool, WaitTooLong
 from supportsim.batch._remote import Handle, Launcher, RecordInfo, initially_open
 from supportsim.batch._unit import UnitContext, encode_record, harness_record
 from supportsim.batch._units import Unit
-from supportsim.batch._frames import FrameError, frame, read_frame
 from supportsim.llm import RateLimit
 
 FINGERPRINT_KEYS = ("scenarios", "personas", "models")

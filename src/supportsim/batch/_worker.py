@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from supportsim.batch._config import RunConfig
+from supportsim.batch._frames import frame, read_frame
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import CallStats, WaitTooLong
 from supportsim.batch._remote import initially_open
 from supportsim.batch._unit import UnitContext, finish_unit
 from supportsim.batch._units import Unit
-from supportsim.batch._frames import frame, read_frame
 from supportsim.errors import InputError
 from supportsim.llm import RateLimit, ResponseCache
 

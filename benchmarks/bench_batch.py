@@ -236,6 +236,7 @@ async def supportsim(url: str, n: int, concurrency: int, latency_ms: float) -> d
             "models_file": str(models),
             "trials": n,
             "concurrency": concurrency,
+            "workers": 1,  # one process: the workers are bench_workers.py's
             "out": tmp,
         }
         prepared = prepare_run(RunRequest(None, overrides, run_id="bench"), os.environ)

@@ -139,3 +139,21 @@ def test_the_response_cache_keeps_no_wire_timings(tmp_path: Any) -> None:
     hit = cache.get(config, HI)
     assert hit is not None and hit.content == "Hi" and hit.cached
     assert hit.wire is None and hit.client_ms is None
+
+
+def test_a_proxy_variable_keeps_the_sdks_own_client_so_the_proxy_is_used(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    import httpx2
+    from openai import DefaultAsyncHttpxClient
+
+    from supportsim.llm._wire import WireTransport, wire_client
+
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    plain = wire_client(DefaultAsyncHttpxClient, verify=True, limits=httpx2.Limits())
+    assert isinstance(plain._transport, WireTransport)  # no proxy: stamped at the wire
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:3128")
+    proxied = wire_client(DefaultAsyncHttpxClient, verify=True, limits=httpx2.Limits())
+    assert not isinstance(proxied._transport, WireTransport)
+    assert proxied._mounts  # the proxy variables were read: calls go through the proxy

@@ -32,6 +32,7 @@ run-to-run noise (~0.1 ms).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -134,10 +135,19 @@ class _StampedStream(httpx2.AsyncByteStream):
         await self._inner.aclose()
 
 
+PROXY_VARIABLES = tuple(
+    v for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY") for v in (name, name.lower())
+)
+
+
 def wire_client(client_cls: Any, *, verify: bool, limits: Any) -> httpx2.AsyncClient:
     """The SDK's default ``httpx2`` client class over a stamping transport.
 
-    ``limits`` go to the transport (a client given a transport ignores its own).
+    ``limits`` go to the transport (a client given a transport ignores its own). A client
+    given a transport also ignores the proxy variables, so when one is set the SDK's own
+    client is kept: its calls then have no wire stamps (timed around the call instead).
     """
+    if any(os.environ.get(name) for name in PROXY_VARIABLES):
+        return client_cls(verify=verify, limits=limits)
     transport = WireTransport(httpx2.AsyncHTTPTransport(verify=verify, limits=limits))
     return client_cls(transport=transport)

@@ -7,12 +7,16 @@ real SDKs against the loopback mock server; retry waits use a no-wait sleep.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from supportsim.batch import RunRequest, Session, execute, prepare_run
 from supportsim.store import ConversationRecord, iter_records
-from supportsim.testing import MockLLMServer
+from supportsim.testing import MockLLMServer, RecordedRequest, Reply, autopilot
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
@@ -66,3 +70,37 @@ async def run(server: MockLLMServer, req: RunRequest, **kwargs: Any) -> tuple[Se
 
 def records(session: Session) -> list[ConversationRecord]:
     return list(iter_records(session.run_dir))
+
+
+def once_each(session: Session) -> Counter[str]:
+    """Each unit's record count, asserted to be exactly one."""
+    counts = Counter(r.unit_id for r in records(session))
+    assert set(counts.values()) == {1}, counts
+    return counts
+
+
+class Watch:
+    """Captures the batch (``execute``'s ``watch``) so a test can reach its hub."""
+
+    def __init__(self) -> None:
+        self.batch: Any = None
+
+    async def __call__(self, batch: Any) -> None:
+        self.batch = batch
+        await asyncio.Event().wait()
+
+
+def kill_a_busy_worker_on(
+    nth: int, server: MockLLMServer, watch: Watch, killed: list[int]
+) -> Callable[[RecordedRequest], Reply]:
+    """An ``agent`` responder that SIGKILLs a worker with units in flight when the server
+    has received the ``nth`` agent request (once; its pid goes to ``killed``)."""
+
+    def respond(request: RecordedRequest) -> Reply:
+        if len(server.requests(model="agent")) == nth and not killed:
+            worker = next(w for w in watch.batch.hub.workers.values() if w.units)
+            killed.append(worker.pid)
+            os.kill(worker.pid, signal.SIGKILL)
+        return autopilot(request)
+
+    return respond

@@ -5,20 +5,15 @@ One cluster for the module (starting one takes seconds); each test is one short 
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import ray
-from batch_helpers import records, request, run
+from batch_helpers import Watch, kill_a_busy_worker_on, once_each, records, request, run
 
 from supportsim.batch import read_manifest
-from supportsim.testing import MockLLMServer, RecordedRequest, Reply, autopilot
+from supportsim.testing import MockLLMServer
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -26,21 +21,6 @@ def cluster() -> Iterator[None]:
     ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
     yield
     ray.shutdown()
-
-
-def once_each(session: Any) -> Counter[str]:
-    counts = Counter(r.unit_id for r in records(session))
-    assert set(counts.values()) == {1}, counts
-    return counts
-
-
-class Watch:
-    def __init__(self) -> None:
-        self.batch: Any = None
-
-    async def __call__(self, batch: Any) -> None:
-        self.batch = batch
-        await asyncio.Event().wait()
 
 
 async def test_two_actors_run_every_unit_once_with_the_same_scores(
@@ -69,14 +49,7 @@ async def test_an_actor_killed_mid_run_is_replaced_and_nothing_is_lost(
     watch = Watch()
     killed: list[int] = []
 
-    def kill_on_fifth(request: RecordedRequest) -> Reply:
-        if len(server.requests(model="agent")) == 5 and not killed:
-            worker = next(w for w in watch.batch.hub.workers.values() if w.units)
-            killed.append(worker.pid)
-            os.kill(worker.pid, signal.SIGKILL)
-        return autopilot(request)
-
-    server.default("agent", kill_on_fifth)
+    server.default("agent", kill_a_busy_worker_on(5, server, watch, killed))
     session, _ = await run(
         server,
         request(out, agents=["openai:agent"], trials=4, concurrency=4, ray="auto", workers=2),

@@ -12,7 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from batch_helpers import LOOKUP, PERSONAS, REFUND, SCENARIOS, env_for, records, request, run
+from batch_helpers import (
+    LOOKUP,
+    PERSONAS,
+    REFUND,
+    SCENARIOS,
+    Watch,
+    env_for,
+    kill_a_busy_worker_on,
+    once_each,
+    records,
+    request,
+    run,
+)
 from typer.testing import CliRunner
 
 from supportsim.batch import RunConfig, prepare_run, read_manifest
@@ -40,25 +52,8 @@ def by_unit(session: Any) -> dict[str, tuple[Any, ...]]:
     }
 
 
-def once_each(session: Any) -> Counter[str]:
-    counts = Counter(r.unit_id for r in records(session))
-    assert set(counts.values()) == {1}, counts
-    return counts
-
-
 def session_workers(session: Any, index: int = -1) -> dict[str, Any]:
     return read_manifest(session.run_dir)["sessions"][index]["workers"]
-
-
-class Watch:
-    """Captures the batch (``execute``'s ``watch``) so a test can reach its hub."""
-
-    def __init__(self) -> None:
-        self.batch: Any = None
-
-    async def __call__(self, batch: Any) -> None:
-        self.batch = batch
-        await asyncio.Event().wait()
 
 
 async def test_two_workers_give_the_same_records_as_one(server: MockLLMServer, out: Path):
@@ -183,14 +178,7 @@ async def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
     watch = Watch()
     killed: list[int] = []
 
-    def kill_on_fifth(request: RecordedRequest) -> Reply:
-        if len(server.requests(model="agent")) == 5 and not killed:
-            worker = next(w for w in watch.batch.hub.workers.values() if w.units)
-            killed.append(worker.pid)
-            os.kill(worker.pid, signal.SIGKILL)
-        return autopilot(request)
-
-    server.default("agent", kill_on_fifth)
+    server.default("agent", kill_a_busy_worker_on(5, server, watch, killed))
     session, _ = await run(
         server,
         request(out, agents=["openai:agent"], trials=4, concurrency=4, workers=2),

@@ -32,7 +32,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console()
-err = Console(stderr=True)
+# Messages are never wrapped: a path or a unit id split over two lines cannot be searched
+# for or copied (rich wraps at 80 columns in a pipe or CI log). Tables still fit the width.
+err = Console(stderr=True, soft_wrap=True)
 
 PathsArg = Annotated[list[Path] | None, typer.Argument(help="Scenario files or folders.")]
 PersonasOpt = Annotated[
@@ -765,12 +767,20 @@ def export(
             "Default RUN_DIR/export/<level>.<csv|parquet>.",
         ),
     ] = None,
+    raw: Annotated[
+        bool,
+        typer.Option(
+            "--raw",
+            help="CSV: write text cells as they are. By default a cell starting with = + - @ "
+            "(a spreadsheet formula) gets a leading ' so opening the file runs nothing.",
+        ),
+    ] = False,
 ) -> None:
     """Export a run as a flat table (units, messages, checks or tool calls) for pandas,
     polars or DuckDB; parquet needs the `parquet` extra."""
     from supportsim.export import export_command
 
-    raise typer.Exit(export_command(run_dir, to=to, level=level, out=out_path, err=err))
+    raise typer.Exit(export_command(run_dir, to=to, level=level, out=out_path, err=err, raw=raw))
 
 
 @app.command()

@@ -115,7 +115,13 @@ def test_resume_without_config_uses_the_stored_one(out: Path, tmp_path: Path):
     from supportsim.batch import fingerprint, prepare
 
     config = RunConfig(name="stored", trials=3, out=str(out), ids=[LOOKUP])
-    prepare(config, fingerprint(config, [], {}, {}), run_id="x", resume=False, force=False)
+    prepare(
+        config,
+        fingerprint(config, [], {}, {}, agents={"oracle": "oracle"}),
+        run_id="x",
+        resume=False,
+        force=False,
+    )
     again = resolve_config(RunRequest(None, {"out": str(out), "trials": None}, "x", resume=True))
     assert (again.name, again.trials, again.ids) == ("stored", 3, [LOOKUP])
 
@@ -142,7 +148,7 @@ def test_a_run_being_written_cannot_be_resumed_by_a_second_session(out: Path):
     from supportsim.batch import fingerprint, prepare
 
     config = RunConfig(name="locked", out=str(out), ids=[LOOKUP])
-    stamp = fingerprint(config, [], {}, {})
+    stamp = fingerprint(config, [], {}, {}, agents={"oracle": "oracle"})
     first = prepare(config, stamp, run_id="x", resume=False, force=False)
     with pytest.raises(InputError, match="being written by another supportsim session"):
         prepare(config, stamp, run_id="x", resume=True, force=False)
@@ -158,12 +164,30 @@ def test_a_refused_resume_leaves_the_run_unlocked(out: Path):
     from supportsim.batch import fingerprint, prepare
 
     config = RunConfig(name="changed", out=str(out), ids=[LOOKUP])
-    first = prepare(config, fingerprint(config, [], {}, {}), run_id="x", resume=False, force=False)
+    first = prepare(
+        config,
+        fingerprint(config, [], {}, {}, agents={"oracle": "oracle"}),
+        run_id="x",
+        resume=False,
+        force=False,
+    )
     assert first.lock is not None
     first.lock.release()
     changed = RunConfig(name="changed", out=str(out), ids=[LOOKUP], trials=2)
     with pytest.raises(InputError, match="refusing to resume"):
-        prepare(changed, fingerprint(changed, [], {}, {}), run_id="x", resume=True, force=False)
-    again = prepare(config, fingerprint(config, [], {}, {}), run_id="x", resume=True, force=False)
+        prepare(
+            changed,
+            fingerprint(changed, [], {}, {}, agents={"oracle": "oracle"}),
+            run_id="x",
+            resume=True,
+            force=False,
+        )
+    again = prepare(
+        config,
+        fingerprint(config, [], {}, {}, agents={"oracle": "oracle"}),
+        run_id="x",
+        resume=True,
+        force=False,
+    )
     assert again.lock is not None
     again.lock.release()

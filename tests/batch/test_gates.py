@@ -113,6 +113,16 @@ def test_check_gates_per_agent_and_metric() -> None:
     assert check_gates(_summary(good=summary["agents"]["good"]), {"strict": 0.8}) == []
 
 
+def test_a_summary_with_no_agent_misses_every_gate() -> None:
+    """No data is never a pass: before, an empty ``agents`` made every gate pass."""
+    misses = check_gates(_summary(), {"strict": 0.8, "pass^2": 0.5})
+    assert [(m.agent, m.metric) for m in misses] == [("", "strict"), ("", "pass^2")]
+    assert misses[0].reason() == (
+        "gate failed: strict has no value: the run has no Agent with a scored unit "
+        "(--fail-under strict=0.8)"
+    )
+
+
 def test_thresholds_from_accepts_none_and_lists() -> None:
     assert thresholds_from(None) == {}
     assert thresholds_from(["strict=0.1", "partial=0.2"]) == {"strict": 0.1, "partial": 0.2}

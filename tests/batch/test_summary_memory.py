@@ -12,7 +12,7 @@ from supportsim.batch import write_summary
 from supportsim.batch._session import Session
 from supportsim.batch._units import plan_units
 from supportsim.report import summarise
-from supportsim.store import SUMMARY, ConversationRecord, RecordWriter, read_json
+from supportsim.store import SUMMARY, ConversationRecord, RecordWriter, RunPlan, read_json
 
 UNITS = 30
 
@@ -41,7 +41,8 @@ def test_write_summary_holds_one_record_at_a_time(tmp_path: Path) -> None:
         writer.append(record(trial))
     writer.append(record(1, scenario="dropped"))  # foreign: outside the plan
     writer.close()
-    session = Session("r", tmp_path, plan_units(["s1"], ["a"], UNITS), [], status="completed")
+    plan = RunPlan(("s1",), ("a",), UNITS)
+    session = Session("r", tmp_path, plan, plan_units(plan), [], status="completed")
     most = [0]
 
     def counting(records: Iterable[ConversationRecord], **kw: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from supportsim.cli import app
 from supportsim.export import COLUMNS, LEVELS
 
 RUNS = Path(__file__).parents[1] / "fixtures" / "runs"
+CONVERSATIONS = "conversations.jsonl"
 README = Path(__file__).parents[2] / "README.md"
 
 
@@ -268,3 +270,39 @@ def test_the_readmes_duckdb_example_runs_on_an_export(tmp_path: Path) -> None:
     ).fetchall()
     assert rows[0][:5] == ("alpha", "outcome", "outcome", 2, 6)
     assert sum(r[3] for r in rows) == 12  # every failed check of v1's 11 scored conversations
+
+
+FORMULAS = ['=HYPERLINK("http://x","click")', "=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)"]
+
+
+def _run_with_agent_text(tmp_path: Path, texts: list[str]) -> Path:
+    run_dir = tmp_path / "formula"
+    shutil.copytree(RUNS / "v1", run_dir)
+    path = run_dir / CONVERSATIONS
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    first = records[0]
+    first["messages"] = [{"role": "agent", "content": text} for text in texts]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return run_dir
+
+
+def test_csv_cells_that_would_start_a_formula_are_neutralised(tmp_path: Path) -> None:
+    run_dir = _run_with_agent_text(tmp_path, [*FORMULAS, "plain text", "\tTAB=1"])
+    rows = export_csv(run_dir, "message", tmp_path)
+    contents = [r["text"] for r in rows]
+    for formula in FORMULAS:
+        assert "'" + formula in contents and formula not in contents
+    assert "plain text" in contents
+    assert "'\tTAB=1" in contents
+    units = export_csv(run_dir, "unit", tmp_path)
+    assert all(not r["partial"].startswith("'") for r in units)  # numbers are never changed
+
+
+def test_raw_writes_formula_text_as_it_is(tmp_path: Path) -> None:
+    run_dir = _run_with_agent_text(tmp_path, FORMULAS)
+    target = tmp_path / "raw.csv"
+    result = cli("export", run_dir, "--level", "message", "--raw", "--out", target)
+    assert result.exit_code == 0, result.output
+    contents = [r["text"] for r in csv.DictReader(io.StringIO(target.read_text()))]
+    for formula in FORMULAS:
+        assert formula in contents

@@ -151,6 +151,8 @@ def test_scenario_grid_and_run_info(v1: dict) -> None:
         "statuses": {"completed": 11, "harness_error": 1},
         "infra_errors": 0,  # the one infra error was retried on resume
         "harness_errors": 1,
+        "units_foreign": 0,
+        "foreign_reasons": [],
     }
     row = v1["scenarios"]["refund_roaming"]
     assert (row["domain"], row["category"]) == ("telecom", "refund")

@@ -172,9 +172,14 @@ def test_report_json_dash_into_a_closed_pipe(v1_dir: Path, tmp_path: Path) -> No
     assert "gate failed: agent alpha: strict 50.0% < 90.0%" in stderr.decode()
 
 
-def test_a_gate_with_nothing_to_compare_warns(tmp_path: Path) -> None:
+def test_a_gate_with_nothing_to_compare_fails(tmp_path: Path) -> None:
+    """A gate never passes on no data: with no pair, no regression could be ruled out."""
     a = write_run(tmp_path / "a", [record("s1", "m", 1)])
     b = write_run(tmp_path / "b", [record("s2", "m", 1)])  # no scenario in common
     result = cli("compare", a, b, "--fail-on-regression", "strict")
-    assert result.exit_code == 0, result.output
-    assert "warning: m: no paired conversations, so no regression could be tested" in result.output
+    assert result.exit_code == 1, result.output
+    assert "gate failed: m: no paired conversations, so no regression could be tested" in (
+        result.output
+    )
+    assert "no regression detected" not in result.output
+    assert cli("compare", a, b).exit_code == 0  # without a gate it is only a comparison

@@ -19,10 +19,8 @@ from supportsim.store import (
     iter_records,
     latest_records,
     live_status,
-    planned_unit_ids,
     read_json,
     rewrite_json_in_place,
-    split_foreign,
     write_json,
     writer_alive,
 )
@@ -214,16 +212,3 @@ def test_a_run_is_running_only_while_its_writer_holds_the_lock(tmp_path: Path):
     assert not writer_alive(tmp_path)
     assert live_status(tmp_path, "running") == "interrupted"
     assert live_status(tmp_path, "completed") == "completed"
-
-
-def test_records_outside_the_plan_are_foreign():
-    manifest = {"scenarios": {"s1": "h"}, "config": {"agents": ["oracle"], "trials": 2}}
-    planned = planned_unit_ids(manifest)
-    assert planned == {"s1|oracle|1", "s1|oracle|2"}
-    mine, foreign = split_foreign(
-        [record("s1|oracle|1"), record("s2|oracle|1"), record("s1|oracle|2")], planned
-    )
-    assert [r.unit_id for r in mine] == ["s1|oracle|1", "s1|oracle|2"]
-    assert [r.unit_id for r in foreign] == ["s2|oracle|1"]
-    assert planned_unit_ids(None) is None
-    assert split_foreign([record("x|y|1")], None) == ([record("x|y|1")], [])

@@ -132,7 +132,7 @@ async def test_rescored_lines_validate_and_say_what_happened(run_dir: Path) -> N
     }
     v2 = scenarios(V2)
     fixed = lines[unit(REFUND, 1)]
-    assert fixed.schema_version == 1
+    assert fixed.schema_version == 2  # strict and partial null on carried lines
     assert fixed.rescored_at == AT_ISO
     assert fixed.scenario_sha256 == v2[REFUND].sha256
     assert (fixed.strict, fixed.partial) == (True, 1.0)
@@ -146,7 +146,7 @@ async def test_rescored_lines_validate_and_say_what_happened(run_dir: Path) -> N
     ]
     carried = lines[unit(LIST, 2)]
     assert carried.reason.startswith("harness_error")
-    assert (carried.strict, carried.partial, carried.checks) == (False, 0.0, [])
+    assert (carried.strict, carried.partial, carried.checks) == (None, None, [])
     stale = lines[unit(EMAIL, 2)]
     stored = {r["unit_id"]: r for r in map(json.loads, (FROZEN / CONVERSATIONS).open())}
     assert stale.scenario_sha256 == stored[unit(EMAIL, 2)]["scenario_sha256"]
@@ -179,14 +179,22 @@ async def test_a_scenario_moved_to_another_domain_or_an_unknown_one_is_listed(
     assert {n.reason for n in result.not_rescorable} >= {"unknown domain 'mock'"}
 
 
-async def test_unreadable_lines_are_listed_not_skipped(run_dir: Path) -> None:
+async def test_a_damaged_line_is_bad_input_naming_file_and_line(run_dir: Path) -> None:
+    """rescore reads lines as report and export do: a damaged line stops it (exit 2 at the
+    cli) before anything is written, instead of rescoring 59 of 60 units and exiting 0."""
     with (run_dir / CONVERSATIONS).open("ab") as f:
-        f.write(b'{"unit_id": "broken"}\n{"torn')
+        f.write(b'{"unit_id": "broken"}\n')
+    with pytest.raises(InputError, match=rf"{CONVERSATIONS}:7: damaged line"):
+        await rescore_run(run_dir, scenarios(V2), domains())
+    assert not (run_dir / RESCORED).exists()
+
+
+async def test_a_torn_last_line_ends_the_file_as_for_every_reader(run_dir: Path) -> None:
+    with (run_dir / CONVERSATIONS).open("ab") as f:
+        f.write(b'{"torn')
     result = await rescore_run(run_dir, scenarios(V2), domains())
-    listed = {n.unit_id: n.reason for n in result.not_rescorable}
-    assert listed[f"{CONVERSATIONS}:7"].startswith("line cannot be read")
-    assert listed[f"{CONVERSATIONS}:8"].startswith("torn last line")
-    assert result.rescored == 4
+    assert result.rescored == 4 and result.carried == 1
+    assert [n.unit_id for n in result.not_rescorable] == [unit(EMAIL, 2)]
 
 
 async def test_a_run_being_written_is_refused(run_dir: Path) -> None:

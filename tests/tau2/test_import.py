@@ -257,6 +257,36 @@ def test_a_missing_data_directory_exits_2(tmp_path: Path) -> None:
     assert bad_split.exit_code == 2 and "--split 'dev'" in bad_split.output
 
 
+def test_a_task_id_too_long_for_a_file_name_is_named_not_a_traceback(tmp_path: Path) -> None:
+    data = data_dir(tmp_path, [task("good"), task("9" * 5001)])
+    out = tmp_path / "out"
+    result = cli("import", "tau2", str(data), "--out", str(out))
+    assert result.exit_code == 2, result.output
+    assert "[task 1]: id: String should have at most 100 characters" in result.output
+    assert "Traceback" not in result.output and "9" * 200 not in result.output
+    assert not out.exists()
+
+
+def test_a_task_id_that_is_a_5001_digit_number_is_named(tmp_path: Path) -> None:
+    data = data_dir(tmp_path, [task("good")])
+    tasks = data / "domains" / "retail" / "tasks.json"
+    tasks.write_text(tasks.read_text().replace('"id": "good"', '"id": ' + "9" * 5001, 1))
+    result = cli("import", "tau2", str(data), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2, result.output
+    assert "[task 0]: id: Input should be a valid string" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_tasks_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    data = data_dir(tmp_path, [task("good")])
+    tasks = data / "domains" / "retail" / "tasks.json"
+    tasks.write_bytes(b"\xff\xfe" + tasks.read_bytes())
+    result = cli("import", "tau2", str(data), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2, result.output
+    assert f"{tasks}: not UTF-8 text (byte 0" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_unknown_keys_are_ignored_as_tau2_ignores_them(tmp_path: Path) -> None:
     """A task of a newer format (an extra key on an action or the criteria) imports."""
     newer = task("newer")

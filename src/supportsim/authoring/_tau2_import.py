@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from supportsim.domains import DATA_DIRNAME
 from supportsim.domains.tau2_retail import Tau2Domain, db_hash, domain, retail_dir
@@ -102,12 +102,16 @@ class _RawDescription(BaseModel):
     purpose: str | None = None
 
 
+MAX_TASK_ID = 100
+"""Longest task id (characters): ``tau2_retail_<id>`` is a scenario id and a file name."""
+
+
 class _RawTask(BaseModel):
     """tau2's ``Task``; top-level fields that do not affect a run or its score (``issues``,
     ``annotations``, ``ticket``...) are accepted and dropped."""
 
     model_config = ConfigDict(extra="allow")
-    id: str
+    id: str = Field(max_length=MAX_TASK_ID)
     description: _RawDescription | None = None
     user_scenario: _RawScenario
     initial_state: Any = None
@@ -159,7 +163,7 @@ def import_tau2(
     seen: dict[str, str] = {}
     converted = asyncio.run(_tasks([raw for _, raw in chosen], tau2, source))
     for (index, raw), (task, why) in zip(chosen, converted, strict=True):
-        where = f"task {index}" if not isinstance(raw, dict) else f"task {raw.get('id', index)!r}"
+        where = _where(index, raw)
         problems += [Problem(str(tasks_path), where, message) for message in why]
         if task is None:
             continue
@@ -175,13 +179,47 @@ def import_tau2(
     return _write(out, folder, tasks, source, persona)
 
 
+class _LongNumber:
+    """A JSON number too long for Python's int (4,300 digits): kept as a marker that no
+    field accepts, so the task and field it is in are named instead of a traceback."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a number of {len(self.digits)} digits"
+
+
+def _int(digits: str) -> int | _LongNumber:
+    try:
+        return int(digits)
+    except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        return _LongNumber(digits)
+
+
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
     except OSError as exc:
         raise ScenarioError([Problem(str(path), "", f"cannot read: {exc.strerror}")]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        why = f"not UTF-8 text (byte {exc.start}: {data[exc.start : exc.start + 1]!r})"
+        raise ScenarioError([Problem(str(path), "", why)]) from None
+    try:
+        return json.loads(text, parse_int=_int)
     except json.JSONDecodeError as exc:
         raise ScenarioError([Problem(str(path), "", f"not valid JSON: {exc}")]) from None
+
+
+def _where(index: int, raw: Any) -> str:
+    """``task 'ID'``, or ``task N`` (its position) when the id is missing, not a short
+    string, or too long to print."""
+    task_id = raw.get("id") if isinstance(raw, dict) else None
+    if isinstance(task_id, str) and len(task_id) <= MAX_TASK_ID:
+        return f"task {task_id!r}"
+    return f"task {index}"
 
 
 def _select(raw_tasks: list[Any], folder: Path, split: Split | None) -> list[tuple[int, Any]]:

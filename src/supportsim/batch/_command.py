@@ -45,6 +45,7 @@ from supportsim.scenario import Scenario
 from supportsim.store import (
     SUMMARY,
     ConversationRecord,
+    ForeignTally,
     StoreError,
     Summary,
     describe_measurement,
@@ -137,7 +138,6 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
         run_id=request.run_id or default_run_id(config),
         resume=request.resume,
         force=request.force,
-        agents=list(built.ctx.agents),
     )
     return Prepared(config, session, built.pool, built.ctx, built.scenario_count, built.models)
 
@@ -189,7 +189,8 @@ def build_context(
     )
     _check_tau2_tools(config, chosen, ctx.agents)
     _, _, used_models = participants(config, models)
-    print_ = fingerprint(config, chosen, used_models, personas)
+    labels = {label: spec.spec or label for label, spec in ctx.agents.items()}
+    print_ = fingerprint(config, chosen, used_models, personas, agents=labels)
     return Built(ctx, pool, print_, len(chosen), used_models)
 
 
@@ -241,21 +242,20 @@ def write_summary(
     (a long run's records are gigabytes). A record of a unit outside the plan is foreign:
     counted apart (``units_foreign``), never scored. A store that cannot write keeps the
     summary in memory only (``summary_error`` says why)."""
-    planned = {u.unit_id for u in session.units}
+    foreign = ForeignTally(session.plan)
     latest: dict[str, str] = {}
-    foreign: set[str] = set()
     spend = [0.0]
 
     def mine() -> Iterator[ConversationRecord]:
         for r in iter_records(session.run_dir):
-            if r.unit_id not in planned:
-                foreign.add(r.unit_id)
+            if not foreign.keep(r):
                 continue
             latest[r.unit_id] = r.status
             spend[0] += r.cost_usd or 0.0
             yield r
 
-    summary = summarise(mine(), trials=trials)
+    summary = summarise(mine(), trials=trials, agents=session.plan.agents)
+    outside = foreign.result()
     statuses: dict[str, int] = {}
     for status in latest.values():
         statuses[status] = statuses.get(status, 0) + 1
@@ -264,7 +264,8 @@ def write_summary(
         {
             "units_recorded": len(latest),
             "units_missing": len(session.units) - len(latest),
-            "units_foreign": len(foreign),
+            "units_foreign": len(outside),
+            "foreign_reasons": [{"reason": r, "count": n} for r, n in outside.reasons],
             "statuses": statuses,
             "infra_errors": statuses.get("infra_error", 0),
             "harness_errors": statuses.get("harness_error", 0),
@@ -432,10 +433,12 @@ def _report_store(err: Console, session: Session, summary: Mapping[str, Any]) ->
         lines.append(f"error: {session.manifest_error}")
     if summary.get("summary_error"):
         lines.append(f"error: {summary['summary_error']}")
-    if foreign := (summary.get("run") or {}).get("units_foreign"):
+    run = summary.get("run") or {}
+    if foreign := run.get("units_foreign"):
+        why = "; ".join(f"{r['reason']} ({r['count']})" for r in run.get("foreign_reasons", []))
         lines.append(
             f"warning: {foreign} unit(s) in {session.run_dir.name}/conversations.jsonl are "
-            "not in this run's plan (foreign records): not counted"
+            f"not in this run's plan (foreign records), not counted: {why}"
         )
     for line in lines:
         err.print(line, markup=False, highlight=False)

@@ -4,7 +4,8 @@ A gate is a metric and the lowest share (0 to 1) every agent must reach. ``run``
 the gates on the summary it writes and ``report --fail-under`` on a stored run; either
 exits 1 when an agent falls below one, naming the agent, the metric, its value and the
 threshold. An agent with nothing scored has no value: that misses the gate (a run where
-every conversation failed to run must not pass CI). Lives in ``batch`` because the run
+every conversation failed to run must not pass CI), and so does a summary with no agent at
+all: a gate never passes on no data. Lives in ``batch`` because the run
 config holds the gates; ``report`` imports it.
 """
 
@@ -94,7 +95,7 @@ def check_trials(thresholds: Mapping[str, float], trials: int, *, where: str) ->
 
 @dataclass(frozen=True, slots=True)
 class GateMiss:
-    """One agent below one gate."""
+    """One agent below one gate (``agent`` empty: the summary has no agent at all)."""
 
     agent: str
     metric: str
@@ -102,6 +103,11 @@ class GateMiss:
     threshold: float
 
     def reason(self) -> str:
+        if not self.agent:
+            return (
+                f"gate failed: {self.metric} has no value: the run has no Agent with a scored "
+                f"unit (--fail-under {self.metric}={self.threshold:g})"
+            )
         shown = "unknown (nothing scored)" if self.value is None else f"{self.value:.1%}"
         return (
             f"gate failed: agent {self.agent}: {self.metric} {shown} < {self.threshold:.1%} "
@@ -120,8 +126,11 @@ def _value(agent: Mapping[str, Any], metric: str) -> float | None:
 def check_gates(summary: Mapping[str, Any], thresholds: Mapping[str, float]) -> list[GateMiss]:
     """Every (agent, metric) of ``summary["agents"]`` below its threshold, agents in name
     order. A tiny tolerance keeps 0.8 from failing ``strict=0.8`` by float rounding."""
+    agents = summary.get("agents") or {}
+    if not agents:
+        return [GateMiss("", metric, None, threshold) for metric, threshold in thresholds.items()]
     misses = []
-    for agent, stats in sorted((summary.get("agents") or {}).items()):
+    for agent, stats in sorted(agents.items()):
         for metric, threshold in thresholds.items():
             value = _value(stats, metric)
             if value is None or value < threshold - 1e-12:

@@ -99,13 +99,18 @@ def fingerprint(
     scenarios: Sequence[Scenario],
     models: Mapping[str, ModelConfig],
     personas: Mapping[str, Persona],
+    *,
+    agents: Mapping[str, str],
 ) -> dict[str, Any]:
+    """What decides which units exist and what they mean. ``agents``: each Agent's label
+    (the plan's, in ``--agent`` order) -> the spec it was given as."""
     # URL credentials are scrubbed here, as the store scrubs them from run.json, so a
     # resumed run compares like with like (a password is not what a conversation is).
     return _URLS.data(
         {
             "config": config.model_dump(mode="json"),
             "scenarios": {s.id: s.sha256 for s in scenarios},
+            "agents": dict(agents),
             "scenario_files": {s.id: str(s.source) for s in scenarios},
             "personas": persona_hashes(scenarios, personas),
             "models": model_fingerprints(models),
@@ -134,6 +139,8 @@ def changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     for key in sorted(set(before) | set(now)):
         if before.get(key) != now.get(key):
             found.append(f"config {key}: {before.get(key)!r} -> {now.get(key)!r}")
+    if old.get("agents"):  # runs written before labels were stored lack it
+        found += _diff("agent", old["agents"], new["agents"], "spec changed")
     found += _diff("scenario", old.get("scenarios", {}), new["scenarios"], "file changed")
     found += _diff("persona", old.get("personas", {}), new["personas"], "file changed")
     found += _diff("model", old.get("models", {}), new["models"], "configuration changed")

@@ -155,7 +155,7 @@ class Progress:
         """Plain: a line per unit. Live: a line (above the panel) per unit that failed."""
         if self.live and record.status == "completed":
             return
-        scored = f" strict={int(record.strict)} partial={record.partial:.2f}"
+        scored = f" strict={int(bool(record.strict))} partial={record.partial or 0.0:.2f}"
         self.console.print(
             f"[{state.done}/{state.total}] {printable(record.unit_id)}: {record.status}"
             + (scored if record.status == "completed" else f" ({record.termination})")

@@ -78,5 +78,5 @@ class Batch(JobRunner[Unit, ConversationRecord, BatchState]):
         tally.statuses[record.status] += 1
         if record.status == "completed":
             tally.completed += 1
-            tally.strict += record.strict
-            tally.partial_sum += record.partial
+            tally.strict += bool(record.strict)
+            tally.partial_sum += record.partial or 0.0

@@ -67,6 +67,7 @@ from supportsim.store import (
     ConversationRecord,
     RecordWriter,
     RunLock,
+    RunPlan,
     StoreError,
     final_unit_ids,
     iter_ledger,
@@ -80,6 +81,8 @@ class Session:
 
     run_id: str
     run_dir: Path
+    plan: RunPlan
+    """Which units the run has (``store.RunPlan``): what every reader counts."""
     units: list[Unit]
     todo: list[Unit]
     prior_spend_usd: float = 0.0
@@ -142,17 +145,17 @@ def prepare(
     run_id: str,
     resume: bool,
     force: bool,
-    agents: Sequence[str] | None = None,
 ) -> Session:
-    """Create or reopen the run directory; nothing is written on bad input. ``agents``:
-    the Agents' labels (default: the config's specs).
+    """Create or reopen the run directory; nothing is written on bad input. The units
+    are the fingerprint's plan: its scenarios x its Agents' labels x the config's trials.
 
     Raises:
         InputError: Resuming a run that does not exist or changed (without ``force``), or
             starting one whose directory exists.
     """
     run_dir = Path(config.out) / run_id
-    units = plan_units(list(fingerprint["scenarios"]), agents or config.agents, config.trials)
+    plan = RunPlan(tuple(fingerprint["scenarios"]), tuple(fingerprint["agents"]), config.trials)
+    units = plan_units(plan)
     if not resume:
         if run_dir.exists():
             raise InputError(
@@ -176,13 +179,19 @@ def prepare(
             _remove_new_run(run_dir)
             raise InputError(f"{run_dir}: cannot write {MANIFEST} ({exc.strerror})") from None
         return Session(
-            run_id, run_dir, units, list(units), lock=lock, fingerprint=dict(fingerprint)
+            run_id,
+            run_dir,
+            plan,
+            units,
+            list(units),
+            lock=lock,
+            fingerprint=dict(fingerprint),
         )
     if not (run_dir / MANIFEST).exists():
         raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
     lock = RunLock(run_dir)
     try:
-        return _reopen(run_dir, run_id, units, fingerprint, force=force, lock=lock)
+        return _reopen(run_dir, run_id, plan, fingerprint, force=force, lock=lock)
     except BaseException:
         lock.release()
         raise
@@ -191,7 +200,7 @@ def prepare(
 def _reopen(
     run_dir: Path,
     run_id: str,
-    units: list[Unit],
+    plan: RunPlan,
     fingerprint: Mapping[str, Any],
     *,
     force: bool,
@@ -208,6 +217,8 @@ def _reopen(
     final = final_unit_ids(records)
     if diff:  # forced: the run goes on under the new fingerprint, and says so
         manifest.update(fingerprint)
+    elif not manifest.get("agents"):  # written before labels were stored: store them now
+        manifest["agents"] = dict(fingerprint["agents"])
     manifest["status"], manifest["ended_at"] = "running", None
     manifest.pop("stop_reason", None)
     try:
@@ -217,9 +228,11 @@ def _reopen(
             f"{run_dir}: cannot write {MANIFEST} ({exc.strerror}); free space or fix "
             "permissions, then resume again"
         ) from None
+    units = plan_units(plan)
     return Session(
         run_id,
         run_dir,
+        plan,
         units,
         [u for u in units if u.unit_id not in final],
         prior_spend_usd=sum(r.cost_usd or 0.0 for r in records),

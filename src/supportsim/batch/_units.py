@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from supportsim.store import unit_key
+from supportsim.store import RunPlan, unit_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +19,6 @@ class Unit:
         return unit_key(self.scenario_id, self.agent, self.trial)
 
 
-def plan_units(scenario_ids: Sequence[str], agents: Sequence[str], trials: int) -> list[Unit]:
-    """Every unit, trial-major, so an interrupted run has every scenario at trial 1 first."""
-    return [Unit(s, a, t) for t in range(1, trials + 1) for s in scenario_ids for a in agents]
+def plan_units(plan: RunPlan) -> list[Unit]:
+    """Every unit of the plan, in its order (trial-major)."""
+    return [Unit(s, a, t) for s, a, t in plan.units()]

@@ -48,8 +48,12 @@ def _target(run_dir: Path, level: Level, to: Format, out: str | None) -> Path | 
     return path / f"{level}.{to}" if folder else path
 
 
-def export_command(run_dir: Path, *, to: str, level: str, out: str | None, err: Console) -> int:
-    """Write one level of a run as a flat table (see ``supportsim.export.COLUMNS``)."""
+def export_command(
+    run_dir: Path, *, to: str, level: str, out: str | None, err: Console, raw: bool = False
+) -> int:
+    """Write one level of a run as a flat table (see ``supportsim.export.COLUMNS``).
+    ``raw``: CSV text cells that would start a spreadsheet formula are written as they
+    are, not neutralised with a leading ``'`` (``export._write``)."""
     try:
         fmt = cast(Format, _choice(to, FORMATS, "--to"))
         lvl = cast(Level, _choice(level, LEVELS, "--level"))
@@ -62,7 +66,7 @@ def export_command(run_dir: Path, *, to: str, level: str, out: str | None, err: 
         return 2
     try:
         if fmt == "csv":
-            count = write_csv(target, COLUMNS[lvl], rows(run, lvl))
+            count = write_csv(target, COLUMNS[lvl], rows(run, lvl), raw=raw)
         else:
             assert target is not None
             count = write_parquet(target, COLUMNS[lvl], rows(run, lvl))

@@ -3,7 +3,15 @@
 Both are written whole or not at all: to a temporary file in the target folder, then
 renamed. CSV follows RFC 4180 as Python's ``csv`` writes it (fields with commas, quotes or
 newlines quoted), with ``true``/``false`` for booleans and an empty field for a missing
-value, which pandas, polars and DuckDB all read as a boolean and as null. Parquet carries
+value, which pandas, polars and DuckDB all read as a boolean and as null.
+
+CSV text cells are neutralised against spreadsheet formula injection (OWASP's rule): a
+text or JSON cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return
+gets a leading ``'``, so a model's ``=HYPERLINK(...)`` opened by double-click stays text.
+Numbers, booleans and times are never changed. ``raw=True`` (``--raw``) writes every value
+as it is, for tools that must read the exact text (pandas and DuckDB do not need it for
+numbers, but do for such model text). Parquet carries no formulas and is never changed.
+Parquet carries
 the types (timestamps in UTC, JSON columns as text) and each column's meaning as field
 metadata.
 """
@@ -40,24 +48,36 @@ def require_pyarrow() -> tuple[ModuleType, ModuleType]:
     return pa, pq
 
 
-def _cell(value: Any) -> str:
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (or hides before one)."""
+_TEXT: frozenset[str] = frozenset({"string", "json"})
+
+
+def _cell(value: Any, *, text: bool = False, raw: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value)
-    return str(value)
+    cell = str(value)
+    if text and not raw and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
 
 
-def write_csv_to(stream: IO[str], columns: Sequence[Column], rows: Iterable[Row]) -> int:
-    """Write a header and the rows to an open text stream; the number of rows."""
+def write_csv_to(
+    stream: IO[str], columns: Sequence[Column], rows: Iterable[Row], *, raw: bool = False
+) -> int:
+    """Write a header and the rows to an open text stream; the number of rows. Text cells
+    that would start a formula get a leading ``'`` unless ``raw`` (module docstring)."""
     writer = csv.writer(stream)
     names = [c.name for c in columns]
+    texts = [c.type in _TEXT for c in columns]
     writer.writerow(names)
     count = 0
     for row in rows:
-        writer.writerow([_cell(row[name]) for name in names])
+        writer.writerow([_cell(row[n], text=t, raw=raw) for n, t in zip(names, texts, strict=True)])
         count += 1
     return count
 
@@ -74,20 +94,22 @@ def _replace_atomically(path: Path, write: Any) -> None:
         raise
 
 
-def write_csv(path: Path | None, columns: Sequence[Column], rows: Iterable[Row]) -> int:
+def write_csv(
+    path: Path | None, columns: Sequence[Column], rows: Iterable[Row], *, raw: bool = False
+) -> int:
     """Write a CSV file (``None``: standard output); the number of rows.
 
     Raises:
         OSError: The file cannot be written (nothing is left behind).
     """
     if path is None:
-        return write_csv_to(sys.stdout, columns, rows)
+        return write_csv_to(sys.stdout, columns, rows, raw=raw)
     count = 0
 
     def write(tmp: Path) -> None:
         nonlocal count
         with tmp.open("w", encoding="utf-8", newline="") as f:
-            count = write_csv_to(f, columns, rows)
+            count = write_csv_to(f, columns, rows, raw=raw)
             f.flush()
             os.fsync(f.fileno())
 

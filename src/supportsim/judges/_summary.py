@@ -255,7 +255,7 @@ def agreement_summary(run_dir: Path) -> dict[str, Any]:
             }
             for c in criteria
         }
-    ratings[STRICT] = {OVERALL: {u: r.strict for u, r in records.items()}}
+    ratings[STRICT] = {OVERALL: {u: bool(r.strict) for u, r in records.items()}}
     agent_of = {u: r.agent for u, r in records.items()}
     judged_units = sorted({u for j in judges for u in ratings[j][OVERALL]})
     ratings[MAJORITY] = {

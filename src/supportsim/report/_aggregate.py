@@ -16,7 +16,12 @@ from typing import Any, TypeVar
 from supportsim.report._facts import Facts, UnitFacts, unit_facts
 from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
-from supportsim.store import DOCUMENT_SCHEMA_VERSION, ConversationRecord, measurement_from
+from supportsim.store import (
+    DOCUMENT_SCHEMA_VERSION,
+    ConversationRecord,
+    RunPlan,
+    measurement_from,
+)
 
 TOP_FAILING_CHECKS = 20
 """How many (scenario, check) pairs the failing-checks table keeps."""
@@ -69,10 +74,10 @@ def _pass_hat_k(counts: Sequence[tuple[int, int]], trials: int) -> dict[str, Any
 
 def _rate(records: Sequence[UnitFacts]) -> dict[str, Any]:
     """n, strict passes, strict rate with its Wilson 95% interval, partial mean and gap."""
-    n, passed = len(records), sum(r.strict for r in records)
+    n, passed = len(records), sum(bool(r.strict) for r in records)
     low, high = wilson_interval(passed, n)
     strict = passed / n if n else None
-    partial = sum(r.partial for r in records) / n if n else None
+    partial = sum(r.partial or 0.0 for r in records) / n if n else None
     return {
         "n": n,
         "strict_passes": passed,
@@ -96,7 +101,7 @@ def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int
     n = len(scored)
     by_scenario: dict[str, list[bool]] = defaultdict(list)
     for r in scored:
-        by_scenario[r.scenario_id].append(r.strict)
+        by_scenario[r.scenario_id].append(bool(r.strict))
     counts = [(len(v), sum(v)) for v in by_scenario.values()]
     replies = [m for r in scored for m in r.replies]
     response = [m.response_ms for m in replies]
@@ -173,7 +178,7 @@ def _scenario_grid(records: Sequence[UnitFacts]) -> dict[str, Any]:
         )
         if r.status == "completed":
             cell["scored"] += 1
-            cell["strict_passes"] += r.strict
+            cell["strict_passes"] += bool(r.strict)
     return grid
 
 
@@ -217,10 +222,8 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[dict[str, Any]]:
 
 def _run_info(manifest: Mapping[str, Any], records: Sequence[UnitFacts]) -> dict[str, Any]:
     """Run-level facts, named as the runner names them in the summary.json it writes."""
-    config = manifest.get("config") or {}
-    scenarios = manifest.get("scenarios") or {}
-    agents = config.get("agents") or []
-    planned = len(scenarios) * len(agents) * int(config.get("trials") or 1) or None
+    plan = RunPlan.of_manifest(manifest)
+    planned = len(plan) if plan is not None and len(plan) else None
     statuses = dict(sorted(Counter(r.status for r in records).items()))
     return {
         "run_id": manifest.get("run_id"),
@@ -241,6 +244,7 @@ def summarise(
     *,
     trials: int | None = None,
     manifest: Mapping[str, Any] | None = None,
+    agents: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """summary.json: per agent, per category and domain, the scenario grid, failing checks.
 
@@ -250,6 +254,9 @@ def summarise(
         trials: trials per scenario the run asked for (pass^k is given for k = 1..trials);
             default the largest trial number seen.
         manifest: run.json, when known: adds ``run`` (id, status, planned vs finished units).
+        agents: the plan's Agent labels (default: the manifest's plan, if any). Each has a
+            row even with nothing recorded or scored, so a gate on it fails instead of
+            passing on no data.
     """
     facts = Facts()
     by_unit: dict[str, UnitFacts] = {}
@@ -257,9 +264,11 @@ def summarise(
         by_unit[record.unit_id] = facts(record)
     latest = list(by_unit.values())
     trials = trials or max((r.trial for r in latest), default=1)
-    agents: dict[str, list[UnitFacts]] = defaultdict(list)
+    if agents is None and (plan := RunPlan.of_manifest(manifest)) is not None:
+        agents = plan.agents
+    by_agent: dict[str, list[UnitFacts]] = {a: [] for a in agents or ()}
     for r in latest:
-        agents[r.agent].append(r)
+        by_agent.setdefault(r.agent, []).append(r)
     out: dict[str, Any] = {"schema_version": DOCUMENT_SCHEMA_VERSION}
     if manifest is not None:
         out["run"] = _run_info(manifest, latest)
@@ -267,7 +276,7 @@ def summarise(
         {
             "units": len(latest),
             "trials": trials,
-            "agents": {a: agent_summary(rs, trials) for a, rs in sorted(agents.items())},
+            "agents": {a: agent_summary(rs, trials) for a, rs in sorted(by_agent.items())},
             "by_category": _breakdown(latest, "category"),
             "by_domain": _breakdown(latest, "domain"),
             "scenarios": _scenario_grid(latest),

@@ -48,6 +48,11 @@ def summarise_run(run: RunData) -> dict:
     """summary.json of a loaded run (configured trials, run.json details, and when its
     verdicts were rescored)."""
     summary = summarise(run.records, trials=run.trials, manifest=run.manifest)
+    if "run" in summary:
+        summary["run"]["units_foreign"] = len(run.foreign)
+        summary["run"]["foreign_reasons"] = [
+            {"reason": reason, "count": n} for reason, n in run.foreign.reasons
+        ]
     if run.rescored_at is not None:
         summary["rescored"] = {"at": run.rescored_at, "units": run.rescored_units}
     return summary
@@ -181,12 +186,7 @@ def report_command(
 
     _print_to_pipe(show, out)
     if run.foreign:
-        err.print(
-            f"warning: {len(run.foreign)} unit(s) recorded outside the run's plan (foreign "
-            f"records, not counted): {', '.join(run.foreign[:5])}",
-            markup=False,
-            highlight=False,
-        )
+        err.print(f"warning: {run.foreign.describe()}", markup=False, highlight=False)
     for line in gate_lines:
         err.print(printable(line), markup=False, highlight=False)
     return 1 if misses else 0
@@ -273,16 +273,14 @@ def compare_command(
         return 2
     _print_to_pipe(lambda: print_comparison(comparison, out), out)
     found = regressions(comparison, metrics)
-    for row in comparison["agents"] if metrics else []:
-        if not row["pairs"]:
-            err.print(
-                printable(
-                    f"warning: {row['label']}: no paired conversations, so no regression "
-                    "could be tested"
-                ),
-                markup=False,
-                highlight=False,
-            )
+    # A gate never passes on no data: an agent pair with no scored pair cannot show that
+    # B did not regress, so it fails the gate as a regression would.
+    found += [
+        f"gate failed: {row['label']}: no paired conversations, so no regression could be "
+        "tested (each needs a completed unit of the same scenario and trial in both runs)"
+        for row in (comparison["agents"] if metrics else [])
+        if not row["pairs"]
+    ]
     for line in found:
         err.print(printable(line), markup=False, highlight=False)
     if metrics and not found:

@@ -74,10 +74,10 @@ def pair_up(
                 key[0],
                 ra.category,
                 key[1],
-                ra.strict,
-                rb.strict,
-                ra.partial,
-                rb.partial,
+                bool(ra.strict),
+                bool(rb.strict),
+                ra.partial or 0.0,
+                rb.partial or 0.0,
                 ra.agent_cost_usd,
                 rb.agent_cost_usd,
                 _reply_ms(ra),
@@ -245,8 +245,7 @@ def agent_pairs(
     a: RunData, b: RunData, explicit: Sequence[tuple[str, str]] = ()
 ) -> list[tuple[str, str]]:
     """Agents to compare: explicit pairs, else the agents in both runs, else the only two."""
-    in_a = sorted({r.agent for r in a.records} | set(_configured_agents(a)))
-    in_b = sorted({r.agent for r in b.records} | set(_configured_agents(b)))
+    in_a, in_b = a.agents, b.agents
     if explicit:
         for x, y in explicit:
             if x not in in_a:
@@ -264,20 +263,13 @@ def agent_pairs(
     )
 
 
-def _configured_agents(run: RunData) -> list[str]:
-    config = (run.manifest or {}).get("config") or {}
-    agents = config.get("agents") if isinstance(config, dict) else None
-    return [str(x) for x in agents] if isinstance(agents, list) else []
-
-
 def compare_runs(
     a: RunData, b: RunData, explicit: Sequence[tuple[str, str]] = ()
 ) -> dict[str, Any]:
     """The comparison document the terminal and HTML views render."""
     chosen = agent_pairs(a, b, explicit)
     used_a, used_b = {x for x, _ in chosen}, {y for _, y in chosen}
-    agents_a = sorted({r.agent for r in a.records} | set(_configured_agents(a)))
-    agents_b = sorted({r.agent for r in b.records} | set(_configured_agents(b)))
+    agents_a, agents_b = a.agents, b.agents
     return {
         "a": {"run_id": a.run_id, "run_dir": str(a.run_dir), "units": len(a.records)},
         "b": {"run_id": b.run_id, "run_dir": str(b.run_dir), "units": len(b.records)},

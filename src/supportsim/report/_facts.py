@@ -52,8 +52,9 @@ class UnitFacts:
     trial: int
     status: Status
     termination: Termination
-    strict: bool
-    partial: float
+    strict: bool | None
+    """null when not scored (any status but completed), as in the record."""
+    partial: float | None
     domain: str
     category: str
     unscored: bool

@@ -23,7 +23,7 @@ from datetime import datetime
 
 from supportsim._printable import printable
 from supportsim.report._load import RunData
-from supportsim.store import ConversationRecord, planned_unit_ids, unit_key
+from supportsim.store import ConversationRecord, unit_key
 
 MESSAGE_CHARS = 500
 """Longest failure message attribute; the element's text holds everything."""
@@ -121,15 +121,13 @@ def _not_run(parent: ET.Element, scenario: str, agent: str, trial: int) -> None:
 
 def _unrecorded(run: RunData) -> dict[str, list[tuple[str, int]]]:
     """agent -> (scenario, trial) of the units run.json plans that have no record."""
-    planned = planned_unit_ids(run.manifest) or set()
-    config = (run.manifest or {}).get("config") or {}
     recorded = {r.unit_id for r in run.records}
     out: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    for agent in config.get("agents") or [] if planned else []:
-        for scenario in sorted((run.manifest or {}).get("scenarios") or {}):
-            for trial in range(1, int(config.get("trials") or 1) + 1):
-                if unit_key(scenario, str(agent), trial) not in recorded:
-                    out[str(agent)].append((scenario, trial))
+    if run.plan is None:
+        return out
+    for scenario, agent, trial in sorted(run.plan.units()):
+        if unit_key(scenario, agent, trial) not in recorded:
+            out[agent].append((scenario, trial))
     return out
 
 

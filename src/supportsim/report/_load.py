@@ -19,13 +19,14 @@ from supportsim.store import (
     CONVERSATIONS,
     MANIFEST,
     ConversationRecord,
+    Foreign,
+    RunPlan,
     apply_rescored,
     iter_records,
     live_status,
-    planned_unit_ids,
     read_json,
     read_rescored,
-    split_foreign,
+    split_planned,
 )
 
 
@@ -45,8 +46,19 @@ class RunData:
     trials: int
     rescored_at: str | None = None
     rescored_units: int = 0
-    foreign: list[str] = field(default_factory=list)
-    """Units with records but outside run.json's plan: never counted."""
+    plan: RunPlan | None = None
+    """The units run.json plans (None without a manifest: every record counts)."""
+    foreign: Foreign = field(default_factory=Foreign)
+    """Units with records but outside run.json's plan, and why: never counted."""
+
+    @property
+    def agents(self) -> list[str]:
+        """The run's Agents by label, sorted: its plan's, and any with (planned) records
+        (a run without run.json has only the latter)."""
+        names = {r.agent for r in self.records}
+        if self.plan is not None:
+            names |= set(self.plan.agents)
+        return sorted(names)
 
 
 def load_run(run_dir: Path) -> RunData:
@@ -71,7 +83,8 @@ def load_run(run_dir: Path) -> RunData:
         if not isinstance(manifest, dict):
             raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
         manifest["status"] = live_status(run_dir, manifest.get("status"))  # dead: interrupted
-    records, foreign = split_foreign(iter_records(run_dir), planned_unit_ids(manifest))
+    plan = RunPlan.of_manifest(manifest)
+    records, foreign = split_planned(iter_records(run_dir), plan)
     latest = list({r.unit_id: r for r in records}.values())
     rescored = apply_rescored(latest, read_rescored(run_dir))
     configured = _configured_trials(manifest)
@@ -85,7 +98,8 @@ def load_run(run_dir: Path) -> RunData:
         trials,
         rescored.rescored_at,
         rescored.units,
-        sorted({r.unit_id for r in foreign}),
+        plan,
+        foreign,
     )
 
 

@@ -67,7 +67,7 @@ def tau2_metrics(records: Sequence[Unit], trials: int) -> dict[str, Any] | None:
     kept = [r for r in units if r.status not in EXCLUDED]
     by_task: dict[str, list[bool]] = defaultdict(list)
     for r in kept:
-        by_task[r.scenario_id].append(r.status == "completed" and r.strict)
+        by_task[r.scenario_id].append(r.status == "completed" and bool(r.strict))
     successes = sum(sum(v) for v in by_task.values())
     return {
         "tasks": len(by_task),

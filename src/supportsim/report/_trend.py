@@ -43,15 +43,6 @@ def order_runs(runs: Sequence[RunData]) -> list[RunData]:
     return sorted(runs, key=lambda r: (started_at(r) or far, r.run_id, str(r.run_dir)))
 
 
-def _agents(run: RunData) -> list[str]:
-    config = (run.manifest or {}).get("config")
-    configured = config.get("agents") if isinstance(config, dict) else None
-    names = {r.agent for r in run.records}
-    if isinstance(configured, list):
-        names |= {str(a) for a in configured}
-    return sorted(names)
-
-
 def _point(run: RunData, agent: str, k: int) -> dict[str, Any]:
     """One agent in one run: the numbers the trend plots."""
     records = [r for r in run.records if r.agent == agent]
@@ -112,7 +103,7 @@ def trend(runs: Sequence[RunData]) -> dict[str, Any]:
     """
     ordered = order_runs(runs)
     k = min((r.trials for r in ordered), default=1)
-    present = {id(run): set(_agents(run)) for run in ordered}
+    present = {id(run): set(run.agents) for run in ordered}
     names = sorted(set().union(*present.values()))
     agents: dict[str, list[dict[str, Any] | None]] = {}
     changes: list[dict[str, Any]] = []

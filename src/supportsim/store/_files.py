@@ -19,7 +19,7 @@ import contextlib
 import errno
 import fcntl
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from supportsim.errors import InputError, Problem, ScenarioError, SupportsimError
 from supportsim.llm import Scrubber
+from supportsim.store._plan import RunPlan, split_planned
 from supportsim.store._records import ConversationRecord
 
 CONVERSATIONS = "conversations.jsonl"
@@ -187,47 +188,32 @@ def iter_ledger(run_dir: Path, *, on_bad_line: OnBadLine | None = None) -> Itera
         yield LedgerEntry(r.unit_id, r.status, r.cost_usd)
 
 
+def read_plan(run_dir: Path) -> RunPlan | None:
+    """The plan of the run's run.json (None when there is no run.json).
+
+    Raises:
+        InputError: run.json cannot be read, naming the file.
+    """
+    path = run_dir / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = read_json(path)
+    except (OSError, ValueError) as exc:  # orjson.JSONDecodeError is a ValueError
+        raise InputError(f"{path}: cannot read the run manifest: {exc}") from None
+    return RunPlan.of_manifest(manifest if isinstance(manifest, dict) else None)
+
+
 def latest_records(run_dir: Path) -> dict[str, ConversationRecord]:
-    """The last record of each unit (readers take a unit's last record)."""
-    return {r.unit_id: r for r in iter_records(run_dir)}
+    """The last record of each planned unit (readers take a unit's last record); records
+    outside run.json's plan are left out (``RunPlan``), as every reader leaves them out."""
+    records, _ = split_planned(iter_records(run_dir), read_plan(run_dir))
+    return {r.unit_id: r for r in records}
 
 
 def final_unit_ids(records: Iterable[ConversationRecord | LedgerEntry]) -> set[str]:
     """Units that have a final record: any status but infra_error (which resume retries)."""
     return {r.unit_id for r in records if r.status != "infra_error"}
-
-
-def unit_key(scenario_id: str, agent: str, trial: int) -> str:
-    """A unit's id, the key of conversations.jsonl: stable across runs and resumes."""
-    return f"{scenario_id}|{agent}|{trial}"
-
-
-def planned_unit_ids(manifest: Mapping[str, Any] | None) -> set[str] | None:
-    """The unit ids run.json plans (its scenarios x agents x trials); None when it cannot
-    tell (no manifest, or one without those fields)."""
-    if not isinstance(manifest, Mapping):
-        return None
-    config, scenarios = manifest.get("config"), manifest.get("scenarios")
-    if not isinstance(config, Mapping) or not isinstance(scenarios, Mapping):
-        return None
-    agents, trials = config.get("agents"), config.get("trials", 1)
-    if not isinstance(agents, list) or not isinstance(trials, int):
-        return None
-    return {unit_key(s, str(a), t) for s in scenarios for a in agents for t in range(1, trials + 1)}
-
-
-def split_foreign(
-    records: Iterable[ConversationRecord], planned: set[str] | None
-) -> tuple[list[ConversationRecord], list[ConversationRecord]]:
-    """(records of planned units, records of units outside the plan). A foreign record
-    (left by a forced resume that dropped a scenario, or copied in) is never counted."""
-    if planned is None:
-        return list(records), []
-    mine: list[ConversationRecord] = []
-    foreign: list[ConversationRecord] = []
-    for record in records:
-        (mine if record.unit_id in planned else foreign).append(record)
-    return mine, foreign
 
 
 class JsonlWriter:

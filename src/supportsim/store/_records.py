@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import ToolKind
@@ -22,7 +22,11 @@ from supportsim.scenario import FaultKind, Scenario
 from supportsim.scoring import CheckKind, Score
 from supportsim.store._tau2_state import compact_state
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""Version 2: an unscored unit (any status but completed) has ``strict`` and ``partial``
+null instead of false and 0.0. Version 1 records read as version 2 (their unscored
+units' false/0.0 become null), so an average over records never counts a provider's
+failure against the Agent."""
 
 
 class _Record(BaseModel):
@@ -114,7 +118,8 @@ class LLMCallRecord(_Record):
 
 
 class ConversationRecord(_Record):
-    """One finished unit. ``strict``/``partial`` are meaningful for status completed."""
+    """One finished unit. ``strict``/``partial`` are set for status completed and null for
+    every other status (an unscored unit has no score: see ``SCHEMA_VERSION``)."""
 
     schema_version: int = SCHEMA_VERSION
     unit_id: str
@@ -130,8 +135,10 @@ class ConversationRecord(_Record):
     status: Literal["completed", "infra_error", "simulator_fault", "harness_error"]
     termination: Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
     end_reason: str = ""
-    strict: bool = False
-    partial: float = 0.0
+    strict: bool | None = None
+    """Every check passed and the conversation ended normally; null when not scored."""
+    partial: float | None = None
+    """The share of the workflow done right, 0..1; null when not scored."""
     checks: list[CheckRecord] = []
     messages: list[MessageRecord] = []
     llm_calls: list[LLMCallRecord] = []
@@ -159,6 +166,20 @@ class ConversationRecord(_Record):
     started_at: str
     ended_at: str
     duration_s: float = 0.0
+
+    @model_validator(mode="after")
+    def _scored_only_when_completed(self) -> ConversationRecord:
+        if self.status != "completed":
+            self.strict = self.partial = None  # v1 wrote false / 0.0 here
+        else:
+            self.strict = bool(self.strict)
+            self.partial = self.partial or 0.0
+        return self
+
+    @property
+    def scored(self) -> bool:
+        """The unit has a score (it completed)."""
+        return self.status == "completed"
 
 
 def _sum_cost(calls: list[LLMCall]) -> float | None:
@@ -247,8 +268,10 @@ def build_record(
             "status": transcript.status,
             "termination": transcript.termination,
             "end_reason": transcript.end_reason,
-            "strict": bool(score and score.strict and transcript.status == "completed"),
-            "partial": score.partial if score else 0.0,
+            "strict": bool(score and score.strict) if transcript.status == "completed" else None,
+            "partial": (score.partial if score else 0.0)
+            if transcript.status == "completed"
+            else None,
             "checks": [
                 {
                     "id": c.id,

@@ -17,8 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import Domain
 from supportsim.environment import CallRecord
@@ -26,7 +24,8 @@ from supportsim.errors import InputError
 from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
 from supportsim.scoring import AssertionVerdict, Score, reference_state, score
-from supportsim.store._files import CONVERSATIONS, RunLock
+from supportsim.store._files import CONVERSATIONS, RunLock, iter_records, read_plan
+from supportsim.store._plan import split_planned
 from supportsim.store._records import CheckRecord, ConversationRecord, stored_wire
 from supportsim.store._rescored import Disposition, PreviousVerdict, RescoredRecord, write_rescored
 from supportsim.store._tau2_state import apply_changes, tau2_initial
@@ -238,16 +237,16 @@ def flips(old: Sequence[CheckRecord], new: Sequence[CheckRecord]) -> tuple[Flip,
 
 def _change(line: RescoredRecord, record: ConversationRecord) -> Change | None:
     flipped = flips(record.checks, line.checks)
-    same_partial = abs(line.partial - record.partial) < 1e-9
+    same_partial = abs((line.partial or 0.0) - (record.partial or 0.0)) < 1e-9
     if line.strict == record.strict and same_partial and not flipped:
         return None
     return Change(
         line.unit_id,
         line.scenario_id,
-        record.strict,
-        line.strict,
-        record.partial,
-        line.partial,
+        bool(record.strict),
+        bool(line.strict),
+        record.partial or 0.0,
+        line.partial or 0.0,
         flipped,
     )
 
@@ -262,28 +261,19 @@ def _lock_run(run_dir: Path) -> RunLock:
 
 
 def _read_run(run_dir: Path) -> tuple[list[ConversationRecord], list[NotRescorable]]:
-    """The latest record of each unit, and every line that cannot be read (named)."""
-    path = run_dir / CONVERSATIONS
-    latest: dict[str, ConversationRecord] = {}
-    unreadable: list[NotRescorable] = []
-    with path.open("rb") as f:
-        for number, raw in enumerate(f, 1):
-            if not raw.endswith(b"\n"):
-                why = "torn last line (the run stopped mid-write); it is dropped on resume"
-                unreadable.append(NotRescorable(f"{path.name}:{number}", "", why))
-                break
-            if not raw.strip():
-                continue
-            try:
-                record = ConversationRecord.model_validate_json(raw)
-            except ValidationError as exc:
-                first = exc.errors(include_url=False)[0]
-                where = ".".join(str(p) for p in first["loc"])
-                why = f"line cannot be read: {where + ': ' if where else ''}{first['msg']}"
-                unreadable.append(NotRescorable(f"{path.name}:{number}", "", why))
-                continue
-            latest[record.unit_id] = record
-    return list(latest.values()), unreadable
+    """The latest record of each planned unit, and the units outside the run's plan.
+
+    Lines are read as every reader reads them (``iter_records``): a torn last line ends
+    the file, any other damaged line is an InputError naming the file and line (exit 2),
+    never a unit silently left out of the rescore.
+    """
+    records, foreign = split_planned(iter_records(run_dir), read_plan(run_dir))
+    latest = {r.unit_id: r for r in records}
+    outside = [
+        NotRescorable(unit, unit.split("|", 1)[0], f"outside the run's plan: {why}")
+        for unit, why in sorted(foreign.why.items())
+    ]
+    return list(latest.values()), outside
 
 
 async def rescore_run(

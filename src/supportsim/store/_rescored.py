@@ -18,7 +18,9 @@ from supportsim.errors import InputError
 from supportsim.store._records import CheckRecord, ConversationRecord
 
 RESCORED = "rescored.jsonl"
-RESCORE_SCHEMA_VERSION = 1
+RESCORE_SCHEMA_VERSION = 2
+"""Version 2: ``strict`` and ``partial`` are null on lines of units that were not scored
+(carried), as in conversations.jsonl records of version 2."""
 Disposition = Literal["rescored", "carried", "not_rescorable"]
 
 
@@ -26,8 +28,8 @@ class PreviousVerdict(BaseModel):
     """The verdict conversations.jsonl holds for the unit."""
 
     model_config = ConfigDict(extra="ignore")
-    strict: bool
-    partial: float
+    strict: bool | None
+    partial: float | None
     failed: list[str] = []
     """Ids of the checks that failed."""
 
@@ -48,8 +50,9 @@ class RescoredRecord(BaseModel):
     disposition: Disposition
     reason: str = ""
     """Why a unit was carried or could not be rescored."""
-    strict: bool
-    partial: float
+    strict: bool | None
+    """null for a unit that was not scored (carried)."""
+    partial: float | None
     checks: list[CheckRecord]
     previous: PreviousVerdict
     record_started_at: str

@@ -110,6 +110,10 @@ class RunManifest(_Doc):
     """The run config (``supportsim.batch.RunConfig``) as the run stored it."""
     scenarios: dict[str, str] = {}
     """Scenario id -> sha256 of its file."""
+    agents: dict[str, str] = {}
+    """Agent label -> the spec it was given as, in ``--agent`` order: the labels are the
+    plan's (``store.RunPlan``) and every unit id's. Empty in runs written before labels
+    were stored (their labels are inferred from ``config.agents``)."""
     scenario_files: dict[str, str] = {}
     personas: dict[str, str] = {}
     models: dict[str, Any] = {}
@@ -209,8 +213,9 @@ class TrialCell(_Doc):
     unit_id: str
     status: str
     termination: str
-    strict: bool
-    partial: float
+    strict: bool | None
+    """null when the unit was not scored (its status is not completed)."""
+    partial: float | None
 
 
 class ScenarioAgentCell(_Doc):
@@ -253,6 +258,8 @@ class RunSection(_Doc):
     units_recorded: int | None = None
     units_missing: int | None = None
     units_foreign: int | None = None
+    foreign_reasons: list[ReasonCount] = []
+    """Why the foreign units are outside the plan, each reason with its count."""
     statuses: dict[str, int] = {}
     infra_errors: int | None = None
     harness_errors: int | None = None

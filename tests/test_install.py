@@ -3,9 +3,13 @@ then, from a directory with no scenarios of its own, ``supportsim run --suite sm
 the built-in participants completes on the scenarios shipped inside the wheel, and
 ``supportsim init`` copies them into a workspace (and refuses to overwrite one).
 
-Offline: the venv sees this environment's packages (``--system-site-packages``), so the
-wheel is built with the installed hatchling (``--no-build-isolation``) and nothing is
-fetched (``--no-index --no-deps``). About half a minute: one wheel build, one smoke run.
+Offline, and wherever the suite runs (the machine's Python, or a virtual environment as
+``.ci/run`` and users make): the wheel is built by this interpreter with its installed
+hatchling (``--no-build-isolation``, nothing fetched), and the new venv sees this
+interpreter's packages through a ``.pth`` file listing its site-packages folders. A venv's
+``--system-site-packages`` would not do: from inside a venv it means the *base* Python's,
+which has neither hatchling nor supportsim's dependencies. About half a minute: one wheel
+build, one smoke run.
 """
 
 from __future__ import annotations
@@ -13,7 +17,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import site
 import subprocess
+import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -49,31 +56,40 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The venv's bin folder, with supportsim installed from a wheel built from a copy."""
     root = tmp_path_factory.mktemp("install")
     source = _copy_repo(root / "source")
+    wheels = root / "wheels"
+    built = _pip(sys.executable, "wheel", "--no-deps", "--wheel-dir", str(wheels), str(source))
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = wheels.glob("supportsim-*.whl")
     env_dir = root / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
-    done = subprocess.run(
-        [
-            str(bin_dir / "python"),
-            "-m",
-            "pip",
-            "install",
-            "--no-deps",
-            "--no-index",
-            "--no-build-isolation",
-            "--no-cache-dir",
-            "--ignore-installed",
-            "--quiet",
-            str(source),
-        ],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=root,
-    )
+    _see_these_packages(bin_dir / "python")
+    done = _pip(str(bin_dir / "python"), "install", "--no-deps", "--ignore-installed", str(wheel))
     assert done.returncode == 0, done.stdout + done.stderr
     return bin_dir
+
+
+def _pip(python: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """pip, offline: no index, no build isolation, no cache."""
+    offline = ["--no-index", "--no-build-isolation", "--no-cache-dir", "--quiet"]
+    command = [python, "-m", "pip", *args[:1], *offline, *args[1:]]
+    return subprocess.run(command, env=_env(), capture_output=True, text=True, check=False)
+
+
+def _see_these_packages(python: Path) -> None:
+    """Make this interpreter's packages (pip, the dependencies) importable in the venv of
+    ``python``, after its own site-packages: a ``.pth`` file of plain paths, so the
+    checkout's editable install (a ``.pth`` of its own) is not pulled in."""
+    theirs = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
+    ).stdout.strip()
+    ours = dict.fromkeys([*site.getsitepackages(), sysconfig.get_paths()["purelib"]])
+    lines = [p for p in ours if Path(p).is_dir() and Path(p) != Path(theirs)]
+    (Path(theirs) / "supportsim-test-outer.pth").write_text("\n".join(lines) + "\n")
 
 
 def _run(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

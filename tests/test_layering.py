@@ -4,7 +4,8 @@
     -> conversation -> scoring -> authoring -> workspace -> store -> batch -> judges -> report
     -> export
 
-``_yaml`` (the one YAML reader) and ``_printable`` (terminal-safe text) are base modules.
+``_yaml`` (the one YAML reader), ``_printable`` (terminal-safe text) and ``_tables``
+(terminal tables that never cut a value) are base modules.
 ``llm`` imports only ``errors`` and ``_yaml``; ``cli``, ``_api`` (``supportsim.run``) and
 ``testing`` may import anything, and nothing in the package imports ``testing`` (only tests,
 the cli and benchmarks do). Packages not written yet are skipped.
@@ -22,6 +23,7 @@ ORDER = [
     "errors",
     "_yaml",
     "_printable",
+    "_tables",
     "_imports",
     "_tracing",
     "scenario",

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
+from supportsim._tables import fit
 from supportsim.judges._rubric import OVERALL
 
 LIST_LIMIT = 20
@@ -50,7 +51,7 @@ def _pass_rates(summary: Mapping[str, Any]) -> Table:
         table.add_column(_text(rater), justify="right")
     for agent, row in summary["pass_rates"].items():
         table.add_row(_text(agent), *(_rate(row.get(r)) for r in raters))
-    return table
+    return fit(table)
 
 
 def _judges_table(summary: Mapping[str, Any]) -> Table:
@@ -81,7 +82,7 @@ def _judges_table(summary: Mapping[str, Any]) -> Table:
             vs = summary["vs_human"].get(judge, {}).get(OVERALL) or {}
             row += [_num(vs.get("agreement")), _num(vs.get("kappa"))]
         table.add_row(*row)
-    return table
+    return fit(table)
 
 
 def _pairwise(summary: Mapping[str, Any]) -> Table:
@@ -100,7 +101,7 @@ def _pairwise(summary: Mapping[str, Any]) -> Table:
             _num(pair["kappa"]),
             _num(taus.get((pair["a"], pair["b"]))),
         )
-    return table
+    return fit(table)
 
 
 def _ranking(summary: Mapping[str, Any]) -> Table:
@@ -109,7 +110,7 @@ def _ranking(summary: Mapping[str, Any]) -> Table:
         table.add_column(column, justify="right" if column in ("agents", "tau") else "left")
     for t in summary["ranking"]["tau"]:
         table.add_row(_text(t["a"]), _text(t["b"]), str(t["agents"]), _num(t["tau"]))
-    return table
+    return fit(table)
 
 
 def _criteria(summary: Mapping[str, Any]) -> Table:
@@ -129,7 +130,7 @@ def _criteria(summary: Mapping[str, Any]) -> Table:
             _num(fleiss["kappa"]) + (f" (n={fleiss['n']})" if fleiss["kappa"] is not None else ""),
             *(_num(rates[j][criterion]["rate"]) for j in judges),
         )
-    return table
+    return fit(table)
 
 
 def _splits(splits: Sequence[Mapping[str, Any]], judges: Sequence[str]) -> RenderableType:
@@ -150,7 +151,7 @@ def _splits(splits: Sequence[Mapping[str, Any]], judges: Sequence[str]) -> Rende
         )
     if len(splits) > LIST_LIMIT:
         table.caption = f"and {len(splits) - LIST_LIMIT} more (see the JSON summary)"
-    return table
+    return fit(table)
 
 
 def _rules_lists(summary: Mapping[str, Any]) -> list[RenderableType]:

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
+from supportsim._tables import fit, min_width
 from supportsim.report._format import (
     DASH,
     ci,
@@ -171,6 +172,30 @@ def breakdown_table(summary: Mapping[str, Any], key: str) -> Table:
     return table
 
 
+def stacked_breakdown_table(summary: Mapping[str, Any], key: str) -> Table:
+    """``breakdown_table`` in long form, a row per (group, agent): for many agents."""
+    by = summary[f"by_{key}"]
+    table = Table(title=f"strict / partial per {key}")
+    table.add_column(key)
+    table.add_column("agent")
+    for column in ("strict", "partial", "n"):
+        table.add_column(column, justify="right")
+    for g in sorted({g for per in by.values() for g in per}):
+        first = True
+        for name in leaderboard_order(summary["agents"]):
+            if (cell := by.get(name, {}).get(g)) is None:
+                continue
+            table.add_row(
+                _n(g) if first else "",
+                _n(name),
+                pct(cell["strict_rate"], 0),
+                pct(cell["partial_mean"], 0),
+                str(cell["n"]),
+            )
+            first = False
+    return table
+
+
 def failing_table(summary: Mapping[str, Any]) -> Table:
     table = Table(title="checks that fail most often", show_lines=True)
     table.add_column("scenario / check")
@@ -186,13 +211,23 @@ def failing_table(summary: Mapping[str, Any]) -> Table:
     return table
 
 
+def _leaderboards(summary: Mapping[str, Any], console: Console) -> None:
+    """Quality, tau2's figures, speed and cost: each fitted to the width, never cut."""
+    trials = summary["trials"]
+    # quality: agent, scored/units, strict, 95% CI, partial, gap pts, pass^1..K
+    higher_k = [6 + k for k in range(trials - 1, 0, -1)]
+    console.print(fit(quality_table(summary), console, drop=[*higher_k, 5, 3, 6, 1]))
+    if (tau2 := tau2_table(summary)) is not None:
+        ks = len(tau2.columns) - 6  # agent, tasks, sims, avg reward, pass^k..., unjudged, infra
+        console.print(fit(tau2, console, drop=[2, 4 + ks, 5 + ks, *range(3 + ks, 4, -1), 1]))
+    # speed: agent, p50, p90, p99, ttft p50, tokens in, tokens out, agent $/conv, total $/conv
+    console.print(fit(speed_table(summary), console, drop=[6, 5, 2, 4, 8, 3]))
+
+
 def render_leaderboard(summary: Mapping[str, Any], console: Console) -> None:
     """The per-agent tables (quality, then speed and cost): the end of ``supportsim run``."""
     if summary["agents"]:
-        console.print(quality_table(summary))
-        if (tau2 := tau2_table(summary)) is not None:
-            console.print(tau2)
-        console.print(speed_table(summary))
+        _leaderboards(summary, console)
 
 
 def render_summary(summary: Mapping[str, Any], console: Console) -> None:
@@ -201,16 +236,16 @@ def render_summary(summary: Mapping[str, Any], console: Console) -> None:
     if not summary["agents"]:
         console.print("no conversation has finished yet")
         return
-    console.print(quality_table(summary))
-    if (tau2 := tau2_table(summary)) is not None:
-        console.print(tau2)
-    console.print(speed_table(summary))
-    console.print(status_table(summary))
+    _leaderboards(summary, console)
+    console.print(fit(status_table(summary), console))
     for key in ("category", "domain"):
         if summary[f"by_{key}"]:
-            console.print(breakdown_table(summary, key))
+            table = breakdown_table(summary, key)
+            if min_width(table) > console.width:  # one column per agent does not fit: stack
+                table = stacked_breakdown_table(summary, key)
+            console.print(fit(table, console))
     if summary["failing_checks"]:
-        console.print(failing_table(summary))
+        console.print(fit(failing_table(summary), console))
     else:
         console.print("no check failed")
 
@@ -301,7 +336,8 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
             "bold",
         )
     )
-    console.print(comparison_table(comparison))
+    # agent, metric, A, B, B − A [95% CI], p, test
+    console.print(fit(comparison_table(comparison), console, drop=[6]))
     for row in comparison["agents"]:
         label = p(row["label"])
         console.print(Text(f"{label}: {p(row['verdict'])}", style="bold"))
@@ -323,8 +359,8 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
         if flips["to_fail"]:
             shown = ", ".join(map(p, flips["to_fail"]))
             console.print(Text("  now failing more often in B: " + shown))
-        if row["by_category"]:
-            console.print(category_comparison_table(row))
+        if row["by_category"]:  # category, metric, pairs, A, B, B − A [95% CI], p
+            console.print(fit(category_comparison_table(row), console, drop=[2]))
     unmatched = comparison["unmatched"]
     alone = comparison.get("one_run_only") or unmatched
     for side in ("a", "b"):

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
+from supportsim._tables import fit
 from supportsim.report._format import DASH, ms, pct, points, usd
 
 ARROW = {"improvement": "▲", "regression": "▼"}
@@ -81,7 +82,9 @@ def render_trend(doc: Mapping[str, Any], console: Console) -> None:
     first, last = runs[0]["run_id"], runs[-1]["run_id"]
     console.print(Text(f"{len(runs)} run(s), {printable(first)} → {printable(last)}", style="bold"))
     for name, series in doc["agents"].items():
-        console.print(agent_trend_table(name, series, runs, k))
+        # run, started, scored, strict, Δ strict, partial, Δ partial, pass^k, p50, p90, cost
+        table = agent_trend_table(name, series, runs, k)
+        console.print(fit(table, console, drop=[1, 9, 10, 7, 2, 8]))
     if not doc["changes"]:
         console.print(
             Text(

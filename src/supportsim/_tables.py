@@ -1,0 +1,79 @@
+"""Terminal tables (rich) that never cut a value, at any width (80 columns in a pipe or CI log).
+
+rich shrinks a table that is too wide by cutting cells (``1,0…``, ``+61…``). ``fit``
+turns that off: figures (right-justified columns) are never wrapped or cut, text columns
+(names, reasons) wrap at spaces or fold, nothing ends in an ellipsis. When even that cannot
+fit, it drops columns, lowest priority first, and says which in the caption. A number is therefore either shown whole or not
+shown with a note saying so; ``report --json`` and ``--html`` always carry every figure.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.table import Column, Table
+from rich.text import Text
+
+
+def _plain(value: object) -> str:
+    return value.plain if isinstance(value, Text) else str(value)
+
+
+def _widest(value: object, *, words: bool) -> int:
+    """The widest word (a wrapping column) or line (a figure) of a cell."""
+    parts = _plain(value).split() if words else _plain(value).splitlines()
+    return max((cell_len(part) for part in parts), default=0)
+
+
+def _figures(column: Column) -> bool:
+    return column.justify == "right"
+
+
+def min_width(table: Table) -> int:
+    """The narrowest this table can be drawn without cutting a value: each figure column
+    as wide as its widest line, each text column as its longest word, with padding and
+    borders."""
+    pad = table.padding[1] + table.padding[3] if len(table.padding) == 4 else 2
+    widths = []
+    for c in table.columns:
+        words = not _figures(c)
+        cells = [_widest(cell, words=words) for cell in c.cells]
+        widths.append(max([_widest(c.header, words=words), *cells]) + pad)
+    borders = len(table.columns) + 1 if table.box is not None else 0
+    return sum(widths) + borders
+
+
+def fit(table: Table, console: Console | None = None, *, drop: Sequence[int] = ()) -> Table:
+    """``table`` made to fit ``console.width`` without cutting a value.
+
+    Args:
+        table: A filled table (it is changed in place and returned).
+        console: Where it will be printed (its width decides); None: only make its cells
+            wrap instead of being cut, whatever the width turns out to be.
+        drop: Column indexes in the order they may be dropped (first: least needed).
+            Columns not listed are always kept.
+    """
+    for column in table.columns:
+        column.overflow = "fold"
+        column.no_wrap = _figures(column)  # rich then narrows the text columns only
+        if column.no_wrap:  # a figure's header wraps by hand, to the figures' width
+            widest = max((_widest(cell, words=False) for cell in column.cells), default=0)
+            header = _plain(column.header)
+            width = max(widest, _widest(header, words=True))
+            column.header = "\n".join(textwrap.wrap(header, width)) if header else header
+    dropped: list[str] = []
+    columns = list(table.columns)
+    for index in drop if console is not None else ():
+        if min_width(table) <= console.width:
+            break
+        column = columns[index]
+        table.columns = [c for c in table.columns if c is not column]
+        header = column.header
+        dropped.append(header.plain if isinstance(header, Text) else str(header))
+    if dropped and console is not None:
+        note = f"not shown at {console.width} columns: {', '.join(dropped)} (see --json or --html)"
+        table.caption = note if table.caption is None else f"{table.caption}; {note}"
+    return table

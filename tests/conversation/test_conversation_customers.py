@@ -66,7 +66,7 @@ async def test_a_fault_that_survives_its_retry_is_a_simulator_fault(
     assert (record["status"], record["termination"]) == ("simulator_fault", "error")
     assert record["simulator_faults"] == [kind, kind]  # one per faulty reply
     assert record["error"].startswith(f"{kind}: ")
-    assert record["strict"] is False and record["checks"] == []
+    assert record["strict"] is None and record["checks"] == []
     assert [m["role"] for m in record["messages"]] == ["customer", "agent"]
     assert len(h.customer_requests()) == 2
 
@@ -142,7 +142,7 @@ async def test_an_end_call_with_unreadable_arguments_is_never_read_as_satisfied(
     record = record_json(await h.run(scenario, persona))
 
     assert (record["status"], record["termination"]) == ("simulator_fault", "error")
-    assert record["end_reason"] == "simulator fault" and record["strict"] is False
+    assert record["end_reason"] == "simulator fault" and record["strict"] is None
     assert record["simulator_faults"] == ["invalid_end", "invalid_end"]
     assert record["error"].startswith("invalid_end: end_conversation(")
     assert last_user_text(h.customer_requests()[1]) == NUDGE["invalid_end"]

@@ -15,6 +15,7 @@ such a run.json, and its records are reported as outside the plan with that reas
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -42,11 +43,16 @@ def unit_key(scenario_id: str, agent: str, trial: int) -> str:
     return f"{scenario_id}|{agent}|{trial}"
 
 
+_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A given label (``batch.keyed_by_label`` refuses any other: no run could have one)."""
+
+
 def _label_of(spec: str) -> str:
-    """The label an old run.json's agent spec implies (``LABEL=SPEC`` -> ``LABEL``); the
-    rule of ``conversation.split_label``, repeated here because store cannot import it."""
+    """The label an old run.json's agent spec implies (``LABEL=SPEC`` -> ``LABEL``), by the
+    rule of ``conversation.split_label`` (store cannot import it) and the label rule."""
     head, sep, rest = spec.partition("=")
-    return head if sep and head and rest and ":" not in head else spec
+    given = sep and rest and ":" not in head and _LABEL.fullmatch(head)
+    return head if given else spec
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ ORDER = [
     "llm",
     "conversation",
     "scoring",
+    "validate",
     "authoring",
     "workspace",
     "store",

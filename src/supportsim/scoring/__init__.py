@@ -1,9 +1,11 @@
 """Deterministic scoring: checks, strict / partial, pass^k and interval statistics."""
 
 from supportsim.scoring._checks import AssertionVerdict, Check, CheckKind, Score
+from supportsim.scoring._facts import ReadFact
 from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._oracle_check import oracle_run
 from supportsim.scoring._perturb import PerturbResult, perturb
+from supportsim.scoring._reading import Reading, read_statement
 from supportsim.scoring._score import (
     BUILTIN_SCORERS,
     flatten,
@@ -43,6 +45,8 @@ __all__ = [
     "Check",
     "CheckKind",
     "PerturbResult",
+    "ReadFact",
+    "Reading",
     "Reference",
     "ScenarioVerdict",
     "Score",
@@ -63,6 +67,7 @@ __all__ = [
     "pass_hat_k",
     "percentile",
     "perturb",
+    "read_statement",
     "reference_state",
     "score",
     "state_checks",

@@ -26,7 +26,16 @@ from supportsim.scoring._facts_text import Folded, Found, fold
 from supportsim.scoring._facts_vocab import LANGUAGES, languages_for
 from supportsim.scoring._span import Span
 
-__all__ = ["LANGUAGES", "Fact", "FactKind", "Span", "find_fact", "renderings"]
+__all__ = [
+    "LANGUAGES",
+    "Fact",
+    "FactKind",
+    "ReadFact",
+    "Span",
+    "find_fact",
+    "renderings",
+    "stated_facts",
+]
 
 FactKind = Literal["money", "time", "date", "duration", "percent", "id"]
 DurationUnit = Literal["minutes", "hours", "days", "weeks", "months"]
@@ -73,6 +82,51 @@ def find_fact(fact: Fact, text: str, lang: str) -> Span | None:
         return None
     first = min(hits, key=lambda c: (c.start, -c.end))
     return Span(*f.origin(first.start, first.end))
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFact:
+    """A typed fact read as stated. ``value``: money, percent and duration (in hours) a
+    number; time "HH:MM"; date ``(year or None, month, day)``; id its folded form.
+    ``units``: for money, the currencies it may be in (None: none written)."""
+
+    kind: str
+    value: object
+    units: frozenset[str] | None = None
+
+
+HOURS = {"minutes": 1 / 60, "hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0}
+"""A duration's unit in hours (a month as an average, 730 h)."""
+_ID = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,5}[-_]?\d{2,}(?:-\d+)*)(?![a-z0-9])")
+
+
+def stated_facts(text: str, lang: str, *, today: date | None = None) -> list[ReadFact]:
+    """Every typed fact ``text`` states (``lang`` and English read), strongest reading of
+    each span: dates, times, percentages, durations (in hours), amounts, ids."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    langs = languages_for(lang)
+    out: list[ReadFact] = []
+    for kind in ("date", "time", "percent", "duration", "money"):
+        for c in _candidates(kind, text, langs):
+            if c.weak:
+                continue
+            if kind == "date":
+                year, short, month, day = c.value  # type: ignore[misc]
+                full = None if year is None else (2000 + year if short else year)
+                out.append(ReadFact("date", (full, month, day)))
+            elif kind == "duration":
+                units = {c.unit} if isinstance(c.unit, str) else (c.unit or {"hours"})
+                for unit in sorted(units):  # a word may name two units: each is a reading
+                    hours = float(c.value) * HOURS[unit]  # type: ignore[arg-type]
+                    out.append(ReadFact("duration", round(hours, 4)))
+            elif kind == "money":
+                out.append(ReadFact("money", c.value, c.unit))
+            else:
+                out.append(ReadFact(kind, c.value))
+    f = fold(text)
+    out += [ReadFact("id", m.group().replace("_", "-")) for m in _ID.finditer(f.text)]
+    return out
 
 
 def renderings(fact: Fact, lang: str) -> list[str]:

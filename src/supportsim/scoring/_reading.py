@@ -1,0 +1,63 @@
+"""What the rule path reads in one agent message: the concepts, typed facts, claims of
+completed actions, promises and disclosures it states.
+
+This is the reading every communication check rests on when no statement judge decides,
+gathered in one function so the blind statement corpus can measure it as a whole
+(``supportsim judge-eval``, ``validate/_evaluate.py``) with the same code the checks use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from supportsim.scenario import SayItem
+from supportsim.scoring._facts import ReadFact, stated_facts
+from supportsim.scoring._lexicon import CONCEPTS, find_concept
+from supportsim.scoring._say import Speech, states
+from supportsim.scoring._templates import MIN_PRIVATE_LENGTH, mentions
+
+STATEMENT_CONCEPTS = tuple(c for c in CONCEPTS if c != "identity_detail_wrong")
+"""The concepts a say step can name (``identity_detail_wrong`` is the disclosure's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    concepts: frozenset[str]
+    facts: tuple[ReadFact, ...]
+    claims: frozenset[str]
+    promises: frozenset[str]
+    discloses: frozenset[str]
+
+
+def read_statement(
+    text: str,
+    lang: str,
+    *,
+    today: date | None = None,
+    other_customer: Mapping[str, object] | None = None,
+) -> Reading:
+    """Everything the rule path reads as stated in ``text`` (an agent message in ``lang``).
+
+    ``today`` places relative dates; ``other_customer`` is another customer's record whose
+    values the message must not disclose.
+    """
+    speech = Speech(lang, {})
+    concepts = frozenset(c for c in STATEMENT_CONCEPTS if states(SayItem(concept=c), text, speech))
+    discloses = set()
+    if find_concept("identity_detail_wrong", text, lang) is not None:
+        discloses.add("identity_detail")
+    if other_customer and any(
+        mentions(text, str(v), lang)
+        for v in other_customer.values()
+        if len(str(v).strip()) >= MIN_PRIVATE_LENGTH
+    ):
+        discloses.add("other_customer")
+    return Reading(
+        concepts=concepts,
+        facts=tuple(stated_facts(text, lang, today=today)),
+        claims=frozenset(),
+        promises=frozenset(),
+        discloses=frozenset(discloses),
+    )

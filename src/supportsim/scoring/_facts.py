@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, cast
 
 from supportsim.scoring._facts_clock import DateValue, dates, times
 from supportsim.scoring._facts_numbers import durations, money, percents
@@ -112,7 +112,7 @@ def stated_facts(text: str, lang: str, *, today: date | None = None) -> list[Rea
             if c.weak:
                 continue
             if kind == "date":
-                year, short, month, day = c.value  # type: ignore[misc]
+                year, short, month, day = cast(DateValue, c.value)
                 full = None if year is None else (2000 + year if short else year)
                 out.append(ReadFact("date", (full, month, day)))
             elif kind == "duration":

@@ -13,6 +13,7 @@ another. Each labelled decision becomes a count in a ``Tally`` (``_metrics``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import cast
 
 from supportsim.scoring import ReadFact, Reading, read_statement
 from supportsim.scoring._text import normalise
@@ -94,7 +95,7 @@ def same_fact(label: FactLabel, read: ReadFact) -> bool:
         return abs(float(read.value) - float(label.duration_hours or 0)) <= 0.01  # type: ignore[arg-type]
     if kind == "date":
         assert label.date is not None
-        year, month, day = read.value  # type: ignore[misc]
+        year, month, day = cast(tuple[int | None, int, int], read.value)
         return (month, day) == (label.date.month, label.date.day) and year in (
             None,
             label.date.year,

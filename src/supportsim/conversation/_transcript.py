@@ -42,7 +42,7 @@ class LLMCall:
     cached: bool = False
     """Answered from the response cache (``--cache``), not by the model."""
     client_ms: float | None = None
-    """The call's time spent in this process around the wire (``LLMResponse.client_ms``)."""
+    """The call's time in this process outside ``llm_ms`` (``LLMResponse.client_ms``)."""
     wire: WireTiming | None = None
     """The call's wire stamps (``LLMResponse.wire``); None when the transport had none."""
 

@@ -102,15 +102,17 @@ class LLMCallRecord(_Record):
     cached: bool = False
     """Answered from the response cache (``--cache``): no cost, no latency measured."""
     client_ms: float | None = None
-    """Time the call spent in this process around the wire: building the request, waiting
-    for a connection and the event loop, parsing. null without wire stamps (and in records
-    written before they were kept); ``llm_ms`` is then the whole call."""
+    """The call's time in this process outside ``llm_ms``: building and serialising the
+    request, the SDK's request steps, waiting for a connection, writing the head; parsing
+    the last chunk and building the reply (a whole JSON answer's parsing too); the loop's
+    lag in those spans. Not rate-limit waits or retries. null without wire stamps (and in
+    records written before they were kept); ``llm_ms`` is then the whole call."""
     sent_ms: float | None = None
     """Request handed to the socket, ms after the client began the call (wire stamp)."""
     first_byte_ms: float | None = None
     """Response head read, ms after the client began the call (wire stamp)."""
     last_byte_ms: float | None = None
-    """Response body's end read, ms after the client began the call (wire stamp)."""
+    """Response body's last chunk came in, ms after the client began the call (wire stamp)."""
 
 
 class ConversationRecord(_Record):

@@ -477,7 +477,11 @@ def run(
         int | None, typer.Option(min=1, help="Trials per scenario and agent.")
     ] = None,
     concurrency: Annotated[
-        str | None, typer.Option(help="Conversations at once (a number, or auto).")
+        str | None,
+        typer.Option(
+            help="Conversations at once: a number, auto, or auto:N (auto, at most N in "
+            "flight; README: What the runner does)."
+        ),
     ] = None,
     workers: Annotated[
         str | None,

@@ -54,6 +54,13 @@ class MessageRecord(_Record):
     cost_usd: float | None = None
     cached: bool = False
     """The message's model call (or one in its turn) came from the response cache."""
+    loop_lag_ms: float | None = None
+    """The event loop's lag seen while the message was timed: the largest lag of the
+    loop-lag monitor's samples (every 100 ms) whose period overlaps the message's window
+    (an Agent reply's: its whole turn, what ``response_ms`` covers; a message with tool
+    calls: its step; a tool result: the call), on the loop that ran the conversation (a
+    worker's own, with workers). Over 10 ms, this message's latencies are inflated by
+    about that much. null when no monitor ran (and in records written before it was kept)."""
 
 
 class CheckRecord(_Record):
@@ -113,6 +120,9 @@ class LLMCallRecord(_Record):
     """Response head read, ms after the client began the call (wire stamp)."""
     last_byte_ms: float | None = None
     """Response body's last chunk came in, ms after the client began the call (wire stamp)."""
+    loop_lag_ms: float | None = None
+    """The event loop's lag seen during the step that made the call (the message's rule:
+    the worst sample overlapping it); null when no monitor ran, and in older records."""
 
 
 class ConversationRecord(_Record):
@@ -192,6 +202,7 @@ def _message(m: Message) -> dict[str, Any]:
         "output_tokens": m.output_tokens,
         "cost_usd": m.cost_usd,
         "cached": m.cached,
+        "loop_lag_ms": m.loop_lag_ms,
     }
 
 
@@ -274,6 +285,7 @@ def build_record(
                     "cached": c.cached,
                     "client_ms": c.client_ms,
                     **_wire(c.wire),
+                    "loop_lag_ms": c.loop_lag_ms,
                 }
                 for c in transcript.llm_calls
             ],

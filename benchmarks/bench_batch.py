@@ -115,6 +115,7 @@ def _common(
         "cpu_ms_per_call": cpu * 1000 / max(1, len(ms)),
         "inflation_p50_ms": _percentile(inflation, 50),
         "inflation_p99_ms": _percentile(inflation, 99),
+        "below_injected": sum(m < latency_ms for m in ms),
         "conv_per_s": n / wall,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
@@ -322,7 +323,7 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
         f"{name:<10} c={r['concurrency']:<4} wall {r['wall_s']:6.2f} s  ideal {r['ideal_s']:5.2f} s"
         f"  efficiency {r['efficiency']:.2f}  cpu/call {r['cpu_ms_per_call']:.2f} ms"
         f"  inflation p50 {r['inflation_p50_ms']:.0f} ms p99 {r['inflation_p99_ms']:.0f} ms"
-        f" ({timing})"
+        f" ({timing}; {r['below_injected']} calls below the injected latency)"
     )
     if floor is not None:  # supportsim: its own figures, and against bare when it ran
         lag = r.get("loop_lag") or {}

@@ -116,6 +116,7 @@ def _run(url: str, n: int, concurrency: int | str, latency_ms: float, extra: lis
         "cpu_ms_per_call": cpu * 1000 / max(1, len(ms)),
         "inflation_p50_ms": _percentile(inflation, 50),
         "inflation_p99_ms": _percentile(inflation, 99),
+        "below_injected": sum(m < latency_ms for m in ms),
         "worker_cpu_ms_per_call": ((session.get("workers") or {}).get("cpu_s") or 0.0)
         * 1000
         / max(1, len(ms)),
@@ -131,6 +132,7 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
         f"{name:<10} c={r['concurrency']:<4} wall {r['wall_s']:6.2f} s"
         f"  {r['conv_per_s']:.1f} conv/s  cpu/call {r['cpu_ms_per_call']:.2f} ms"
         f"  inflation p50 {r['inflation_p50_ms']:.0f} ms p99 {r['inflation_p99_ms']:.0f} ms"
+        f" ({r.get('below_injected', 0)} calls below the injected latency)"
     )
     if "workers" in r:
         workers, lag = r["workers"], r["loop_lag"]

@@ -133,6 +133,7 @@ async def test_report_keeps_the_runners_loop_lag_in_the_measurement(
 def test_an_old_record_without_the_new_fields_loads() -> None:
     call = LLMCallRecord.model_validate(OLD_CALL)
     assert call.client_ms is None and call.sent_ms is None and stored_wire(call) is None
+    assert call.loop_lag_ms is None
     record = ConversationRecord.model_validate(
         {
             "unit_id": "s|a|1",
@@ -143,10 +144,12 @@ def test_an_old_record_without_the_new_fields_loads() -> None:
             "status": "completed",
             "termination": "customer_done",
             "llm_calls": [OLD_CALL],
+            "messages": [{"role": "agent", "content": "hi", "response_ms": 130.0}],
             "started_at": "2025-01-01T00:00:00+00:00",
             "ended_at": "2025-01-01T00:00:01+00:00",
         }
     )
+    assert record.messages[0].loop_lag_ms is None
     assert measurement_of([record]) == _section(calls=1, wire_calls=0) | {
         "client_ms": {"p50": None, "p99": None}
     }

@@ -434,8 +434,21 @@ def compare(
         typer.Option(
             "--fail-on-regression",
             help="strict, partial, latency_p90 or cost (repeat or comma-list): exit 1 when "
-            "the comparison's test calls B worse on one.",
+            "the comparison's test calls B worse on one; refused (exit 2) when the runs' "
+            "setups differ, unless --allow-different.",
         ),
+    ] = None,
+    allow_different: Annotated[
+        bool,
+        typer.Option(
+            "--allow-different",
+            help="Gate with --fail-on-regression even when the runs' setups differ "
+            "(Customer, scenarios, judges, models, supportsim version).",
+        ),
+    ] = False,
+    json_out: Annotated[
+        str | None,
+        typer.Option("--json", help="Also write the comparison as JSON to PATH (-: stdout)."),
     ] = None,
 ) -> None:
     """Compare two runs, paired by scenario and trial: deltas, intervals, tests, verdict."""
@@ -450,6 +463,8 @@ def compare(
         out=out,
         err=err,
         fail_on_regression=fail_on_regression or [],
+        allow_different=allow_different,
+        json_path=json_out,
     )
     raise typer.Exit(code)
 
@@ -479,7 +494,11 @@ def run(
         int | None, typer.Option(min=1, help="Trials per scenario and agent.")
     ] = None,
     concurrency: Annotated[
-        str | None, typer.Option(help="Conversations at once (a number, or auto).")
+        str | None,
+        typer.Option(
+            help="Conversations at once: a number, auto, or auto:N (auto, at most N in "
+            "flight; README: What the runner does)."
+        ),
     ] = None,
     workers: Annotated[
         str | None,

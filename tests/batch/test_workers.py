@@ -73,6 +73,13 @@ async def test_two_workers_give_the_same_records_as_one(server: MockLLMServer, o
     assert entry["calls"]["input_tokens"] > 0
     assert "workers" not in read_manifest(one.run_dir)["sessions"][0]
     assert "sk-test" not in (two.run_dir / "run.json").read_text()
+    # Each message's loop lag is its worker's own (the driver builds no record), and the
+    # session's lag is the workers' samples, the idle driver's kept apart.
+    replies = [m for r in records(two) for m in r.messages if m.response_ms is not None]
+    assert replies and all(m.loop_lag_ms is not None for m in replies)
+    per_worker = sum(lag["samples"] for lag in workers["loop_lag"].values())
+    assert entry["loop_lag"]["samples"] == per_worker > 0
+    assert workers["driver_loop_lag"]["samples"] > 0
 
 
 async def test_a_first_ctrl_c_stops_the_workers_cleanly_and_resume_completes(
@@ -245,6 +252,7 @@ def test_worker_count_rule():
     assert worker_count(config(concurrency=256), 100, cores=8) == 2
     assert worker_count(config(concurrency=256), 10_000, cores=8) == 8
     assert worker_count(config(concurrency="auto"), 10_000, cores=2) == 2
+    assert worker_count(config(concurrency="auto:32"), 10_000, cores=8) == 2  # the ceiling
     assert worker_count(config(workers=3), 10, cores=1) == 3
     assert worker_count(config(workers=3), 2, cores=8) == 2  # never more than the units
     assert worker_count(config(ray="auto"), 5, cores=4) == 4

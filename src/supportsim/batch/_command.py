@@ -24,7 +24,7 @@ from supportsim.batch._gates import check_gates, describe_gates
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._launch import check_ray_installed
 from supportsim.batch._manifest import fingerprint
-from supportsim.batch._models import UNBOUNDED, ModelPool
+from supportsim.batch._models import ModelPool
 from supportsim.batch._progress import Progress
 from supportsim.batch._session import (
     Session,
@@ -174,12 +174,12 @@ def build_context(
     domains, personas = inputs.domains, inputs.personas
     chosen = select(inputs.scenarios, config, suites_file=workspace.suites_file)
     models = load_models_file(config.models_file) if config.models_file else {}
-    concurrency = UNBOUNDED if config.concurrency == "auto" else int(config.concurrency)
     pool = ModelPool(
         env=env,
         policy=retry_policy(config),
         limits=config.rate_limits,
-        default_concurrency=concurrency,
+        # calls in flight never exceed conversations in flight: the run's ceiling
+        default_concurrency=config.bounds.ceiling,
         cache=cache,
         cache_roles=frozenset({"customer", "agent"} if cache_agents else {"customer"}),
         make_limiter=make_limiter,

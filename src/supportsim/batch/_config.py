@@ -17,6 +17,8 @@ from pydantic import (
 )
 
 from supportsim._yaml import read_yaml
+from supportsim.batch._concurrency import Concurrency
+from supportsim.batch._concurrency import check as check_concurrency
 from supportsim.batch._gates import thresholds_from
 from supportsim.conversation import AgentSpec, ConversationMode, ToolsMode
 from supportsim.errors import InputError, Problem, ScenarioError
@@ -135,9 +137,11 @@ class RunConfig(BaseModel):
     customer: str = "scripted"
     """The simulated Customer: scripted, or a model spec."""
     trials: int = Field(default=1, ge=1, le=100_000)
-    concurrency: int | Literal["auto"] = 8
-    """Conversations in flight at once, or ``auto``: grow while the event loop keeps up,
-    back off when its lag rises."""
+    concurrency: int | str = 8
+    """Conversations in flight at once (1 to 4096), or ``auto`` / ``auto:N``: start at 16,
+    back off while the event loop's lag p99 is over 10 ms (latencies measured on a lagging
+    loop are inflated), grow while it keeps up, never past N (``auto`` alone: 1024). See
+    ``Concurrency`` (``batch/_concurrency.py``): the one value every part reads."""
     workers: int | Literal["auto"] = "auto"
     """Processes running conversations: a number (1: in this process), or ``auto``: the
     usable cores, but one process when there are fewer than ``UNITS_PER_WORKER`` units to
@@ -189,11 +193,12 @@ class RunConfig(BaseModel):
     @field_validator("concurrency", mode="before")
     @classmethod
     def _concurrency(cls, value: Any) -> Any:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if value != "auto" and (not isinstance(value, int) or not 1 <= value <= 4096):
-            raise ValueError(f"must be a number from 1 to 4096, or auto (got {value!r})")
-        return value
+        return check_concurrency(value)
+
+    @property
+    def bounds(self) -> Concurrency:
+        """The run's concurrency resolved once: start, floor, ceiling, auto or not."""
+        return Concurrency.of(self.concurrency)
 
     @field_validator("workers", mode="before")
     @classmethod

@@ -39,8 +39,7 @@ def worker_count(config: RunConfig, todo: int, *, cores: int | None = None) -> i
     if config.ray is not None:
         return max(1, min(cores or 1, todo))
     cores = usable_cores() if cores is None else cores
-    concurrency = 1024 if config.concurrency == "auto" else int(config.concurrency)
-    by_work = min(todo // UNITS_PER_WORKER, concurrency // CONCURRENCY_PER_WORKER)
+    by_work = min(todo // UNITS_PER_WORKER, config.bounds.ceiling // CONCURRENCY_PER_WORKER)
     return max(1, min(cores, by_work))
 
 

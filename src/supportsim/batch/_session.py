@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from supportsim._tracing import traced_run
 from supportsim.batch._config import RunConfig, keyed_by_label
 from supportsim.batch._hub import Hub
-from supportsim.batch._jobs import AUTO_CEILING, RecordSink
+from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._launch import launcher_for, worker_count, worker_setup
 from supportsim.batch._manifest import (
@@ -392,7 +392,7 @@ async def execute(
         session.todo,
         ctx,
         writer,
-        concurrency=config.concurrency,
+        concurrency=config.bounds,
         budget_usd=config.budget_usd,
         spend=lambda: session.prior_spend_usd + pool.stats.spend_usd,
         deadline_s=config.deadline_s,
@@ -403,6 +403,9 @@ async def execute(
         pool.deadline_at = pool.clock() + config.deadline_s
     hub = None
     if launcher is not None:
+        # The conversations' loops are the workers': their lag (sent to the hub) is what
+        # inflates latencies and what --concurrency auto must read, not the idle driver's.
+        batch.work_lag = LoopLag(batch.lag.interval_s)
         hub = Hub(
             launcher,
             count=count,
@@ -410,8 +413,8 @@ async def execute(
             fingerprint=session.fingerprint,
             pool=pool,
             ctx=ctx,
-            lag=batch.lag,
-            open_at=AUTO_CEILING if config.concurrency == "auto" else int(config.concurrency),
+            lag=batch.work_lag,
+            open_at=config.bounds.ceiling,
         )
 
         async def on_worker(unit: Unit) -> Any:
@@ -518,11 +521,11 @@ def _close_manifest(
         },
         "concurrency": batch.concurrency_trace,
         "limits": pool.snapshot(),
-        "loop_lag": batch.lag.stats(),
+        "loop_lag": batch.work_lag.stats(),
         "forced_changes": session.forced,
     }
     if hub is not None:
-        entry["workers"] = hub.summary()
+        entry["workers"] = {**hub.summary(), "driver_loop_lag": batch.lag.stats()}
     session.info = entry
     session.manifest_error = close_manifest(
         session.run_dir, entry, status=session.status, stop_reason=session.stop_reason

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from supportsim._tracing import traced_conversation
+from supportsim.batch._lag import LoopLag, stamp_loop_lag
 from supportsim.batch._sanitise import sanitised
 from supportsim.batch._units import Unit
 from supportsim.conversation import (
@@ -72,6 +73,9 @@ class UnitContext:
     """The run's MCP host while the batch runs (``execute`` opens it when needed)."""
     assertion_judge: ModelConfig | None = None
     """The judge of tau2 NL_ASSERTION components (``--assertion-judge``), or None."""
+    lag: LoopLag | None = None
+    """The lag monitor of the loop the units run on (the batch's, or a worker's), on
+    ``clock``: each timed message and model call gets the lag seen while it was timed."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
@@ -177,6 +181,8 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     except Exception:
         transcript.status, transcript.termination = "harness_error", "error"
         transcript.error = traceback.format_exc()
+    if ctx.lag is not None:
+        stamp_loop_lag([*transcript.messages, *transcript.llm_calls], ctx.lag)
     return build_record(
         unit_id=unit.unit_id,
         scenario=scenario,

@@ -186,6 +186,7 @@ async def serve(host: str, port: int, token: str, worker_id: str) -> int:
 async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, pool: Any) -> int:
     counters = _Counters(CallStats())
     lag = LoopLag()
+    ctx.lag = lag  # the units' messages get this worker's own loop lag
     units: dict[str, asyncio.Task[None]] = {}
     bye = False
 

@@ -281,7 +281,15 @@ def summarise(
             "by_domain": _breakdown(latest, "domain"),
             "scenarios": _scenario_grid(latest),
             "failing_checks": _failing_checks(latest),
-            "measurement": measurement_from(c for f in latest for c in f.call_client_ms),
+            "measurement": measurement_from(
+                (c for f in latest for c in f.call_client_ms),
+                (lag for f in latest for lag in _aligned(f.call_loop_lag_ms, f.call_client_ms)),
+            ),
         }
     )
     return out
+
+
+def _aligned(values: tuple[float | None, ...], like: tuple[float | None, ...]) -> Any:
+    """``values`` as long as ``like`` (facts made without them have none)."""
+    return values if len(values) == len(like) else (None,) * len(like)

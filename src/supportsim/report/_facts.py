@@ -68,6 +68,8 @@ class UnitFacts:
     call_client_ms: tuple[float | None, ...]
     """Each recorded model call's ``client_ms`` (cached replies left out): the summary's
     ``measurement``."""
+    call_loop_lag_ms: tuple[float | None, ...] = ()
+    """The same calls' ``loop_lag_ms``, in the same order."""
 
 
 class Facts:
@@ -112,6 +114,7 @@ class Facts:
             agent_input_tokens=_known([c.input_tokens for c in calls]),
             agent_output_tokens=_known([c.output_tokens for c in calls]),
             call_client_ms=tuple(c.client_ms for c in record.llm_calls if not c.cached),
+            call_loop_lag_ms=tuple(c.loop_lag_ms for c in record.llm_calls if not c.cached),
         )
 
 

@@ -28,6 +28,7 @@ from supportsim.report._format import (
     points,
     usd,
 )
+from supportsim.report._setup import SetupDifference
 
 
 def _t(value: object) -> Text:
@@ -281,6 +282,7 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
             if m is None:
                 continue
             fmt = ms if metric == "latency_p90" else usd
+            test = "permutation" if metric == "latency_p90" else "sign-flip"
             table.add_row(
                 "",
                 label,
@@ -288,9 +290,35 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
                 fmt(m["b"]),
                 _quantity_delta(m, fmt),
                 f"{m['p']:.2g}",
-                "permutation" if metric == "latency_p90" else "sign-flip",
+                f"{test}, unreliable" if m.get("unreliable") else test,
             )
     return table
+
+
+def setup_lines(comparison: Mapping[str, Any]) -> list[str]:
+    """The setup differences (blocking ones say so) and saturated clients, one per line."""
+    setup = comparison.get("setup") or {}
+    differences = setup.get("differences") or []
+    lines = []
+    if differences:
+        head = (
+            "setups differ in what changes the numbers (a gate refuses this without "
+            "--allow-different):"
+            if not setup.get("comparable", True)
+            else "setups differ (noted: these do not change scores):"
+        )
+        lines.append(head)
+        for d in differences:
+            mark = "" if d["blocking"] else " (noted)"
+            lines.append("  " + printable(SetupDifference(**d).describe()) + mark)
+    for side in ("a", "b"):
+        p99 = comparison[side].get("saturated_lag_p99_ms")
+        if p99 is not None:
+            lines.append(
+                f"run {side.upper()}'s client was saturated (event-loop lag p99 {p99:.0f} ms "
+                "> 10 ms): its latencies are inflated; latency verdicts are unreliable"
+            )
+    return lines
 
 
 def _quantity_delta(m: Mapping[str, Any], fmt: Any) -> str:
@@ -336,6 +364,8 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
             "bold",
         )
     )
+    for line in setup_lines(comparison):
+        console.print(Text(line, style="bold yellow" if line.startswith("setups differ") else ""))
     # agent, metric, A, B, B − A [95% CI], p, test
     console.print(fit(comparison_table(comparison), console, drop=[6]))
     for row in comparison["agents"]:

@@ -24,10 +24,13 @@ from supportsim.store._files import (
 )
 from supportsim.store._judgments import JUDGMENT_SCHEMA_VERSION, JudgmentRecord
 from supportsim.store._measurement import (
+    MIN_SAMPLES,
+    WARN_P99_MS,
     Measurement,
     describe_measurement,
     measurement_from,
     measurement_of,
+    saturated,
     with_loop_lag,
 )
 from supportsim.store._plan import Foreign, ForeignTally, RunPlan, split_planned, unit_key
@@ -89,11 +92,13 @@ __all__ = [
     "DOCUMENT_SCHEMA_VERSION",
     "JUDGMENT_SCHEMA_VERSION",
     "MANIFEST",
+    "MIN_SAMPLES",
     "RECORDS",
     "RESCORED",
     "RESCORE_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SUMMARY",
+    "WARN_P99_MS",
     "AgentRow",
     "Agreement",
     "Applied",
@@ -149,6 +154,7 @@ __all__ = [
     "rescore_run",
     "rewrite_json_in_place",
     "run_dir_problems",
+    "saturated",
     "split_planned",
     "transcript_from_record",
     "unit_key",

@@ -58,6 +58,13 @@ class MessageRecord(_Record):
     cost_usd: float | None = None
     cached: bool = False
     """The message's model call (or one in its turn) came from the response cache."""
+    loop_lag_ms: float | None = None
+    """The event loop's lag seen while the message was timed: the largest lag of the
+    loop-lag monitor's samples (every 100 ms) whose period overlaps the message's window
+    (an Agent reply's: its whole turn, what ``response_ms`` covers; a message with tool
+    calls: its step; a tool result: the call), on the loop that ran the conversation (a
+    worker's own, with workers). Over 10 ms, this message's latencies are inflated by
+    about that much. null when no monitor ran (and in records written before it was kept)."""
 
 
 class CheckRecord(_Record):
@@ -106,15 +113,20 @@ class LLMCallRecord(_Record):
     cached: bool = False
     """Answered from the response cache (``--cache``): no cost, no latency measured."""
     client_ms: float | None = None
-    """Time the call spent in this process around the wire: building the request, waiting
-    for a connection and the event loop, parsing. null without wire stamps (and in records
-    written before they were kept); ``llm_ms`` is then the whole call."""
+    """The call's time in this process outside ``llm_ms``: building and serialising the
+    request, the SDK's request steps, waiting for a connection, writing the head; parsing
+    the last chunk and building the reply (a whole JSON answer's parsing too); the loop's
+    lag in those spans. Not rate-limit waits or retries. null without wire stamps (and in
+    records written before they were kept); ``llm_ms`` is then the whole call."""
     sent_ms: float | None = None
     """Request handed to the socket, ms after the client began the call (wire stamp)."""
     first_byte_ms: float | None = None
     """Response head read, ms after the client began the call (wire stamp)."""
     last_byte_ms: float | None = None
-    """Response body's end read, ms after the client began the call (wire stamp)."""
+    """Response body's last chunk came in, ms after the client began the call (wire stamp)."""
+    loop_lag_ms: float | None = None
+    """The event loop's lag seen during the step that made the call (the message's rule:
+    the worst sample overlapping it); null when no monitor ran, and in older records."""
 
 
 class ConversationRecord(_Record):
@@ -211,6 +223,7 @@ def _message(m: Message) -> dict[str, Any]:
         "output_tokens": m.output_tokens,
         "cost_usd": m.cost_usd,
         "cached": m.cached,
+        "loop_lag_ms": m.loop_lag_ms,
     }
 
 
@@ -295,6 +308,7 @@ def build_record(
                     "cached": c.cached,
                     "client_ms": c.client_ms,
                     **_wire(c.wire),
+                    "loop_lag_ms": c.loop_lag_ms,
                 }
                 for c in transcript.llm_calls
             ],

@@ -115,6 +115,7 @@ def transcript_from_record(
             output_tokens=m.output_tokens,
             cost_usd=m.cost_usd,
             cached=m.cached,
+            loop_lag_ms=m.loop_lag_ms,
         )
         for m in record.messages
     ]
@@ -155,6 +156,7 @@ def transcript_from_record(
                 c.cached,
                 c.client_ms,
                 stored_wire(c),
+                loop_lag_ms=c.loop_lag_ms,
             )
             for c in record.llm_calls
             if c.role != "judge"

@@ -70,6 +70,9 @@ class WorkersInfo(_Doc):
     address: str | None = None
     loop_lag: dict[str, LoopLagStats] = {}
     """Each worker's own event-loop lag (the session's ``loop_lag`` is all of them)."""
+    driver_loop_lag: LoopLagStats | None = None
+    """The driver's own loop, which runs no conversation: its lag inflates no latency and
+    is kept out of the session's ``loop_lag``."""
     cpu_s: float | None = None
     """CPU seconds the workers spent after their start-up (running units), all together."""
     permits: int = 0
@@ -97,6 +100,8 @@ class SessionEntry(_Doc):
     forced_changes: list[str] = []
     limits: Limits | None = None
     loop_lag: LoopLagStats | None = None
+    """The event-loop lag of the loops that ran the conversations: this process's, or
+    with workers all of the workers' (``workers.driver_loop_lag`` is the driver's)."""
     store_error: str | None = None
     workers: WorkersInfo | None = None
 

@@ -61,6 +61,17 @@ async def test_a_cancelled_waiter_gives_up_its_place():
     assert gate.in_flight == 1 and gate.waiting == 0
 
 
+async def test_a_release_with_nothing_held_makes_no_room():
+    gate = AdaptiveGate(1)
+    gate.release()  # nothing held
+    assert gate.in_flight == 0
+    await gate.acquire()
+    assert not gate.try_acquire()  # still one slot, not two
+    gate.release()
+    gate.release()
+    assert gate.in_flight == 0
+
+
 async def test_overload_halves_once_per_window_and_successes_add_one_back():
     time = FakeTime()
     gate = AdaptiveGate(8, window_s=5.0, clock=time.clock)

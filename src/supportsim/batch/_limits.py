@@ -82,7 +82,9 @@ class AdaptiveGate:
         return False
 
     def release(self) -> None:
-        self.in_flight -= 1
+        """Give a slot back. Never below zero: a release with nothing held (a bug, or a
+        late message from a worker already counted out) must not make room for one more."""
+        self.in_flight = max(0, self.in_flight - 1)
         self._wake()
 
     def set_limit(self, limit: int) -> None:

@@ -56,6 +56,8 @@ FREE_TO_CHANGE = frozenset(
         "fail_under",
         "categories",
         "workers",
+        "worker_ready_s",
+        "worker_silence_s",
         "ray",
     }
 )

@@ -29,7 +29,7 @@ from supportsim.batch._config import RunConfig, keyed_by_label
 from supportsim.batch._hub import Hub
 from supportsim.batch._jobs import AUTO_CEILING, RecordSink
 from supportsim.batch._lag import LoopLag
-from supportsim.batch._launch import launcher_for, worker_count, worker_setup
+from supportsim.batch._launch import launcher_for, worker_count, worker_setup, worker_timing
 from supportsim.batch._manifest import (
     changes,
     close_manifest,
@@ -399,6 +399,7 @@ async def execute(
             ctx=ctx,
             lag=batch.lag,
             open_at=AUTO_CEILING if config.concurrency == "auto" else int(config.concurrency),
+            timing=worker_timing(config),
         )
 
         async def on_worker(unit: Unit) -> Any:
@@ -416,6 +417,8 @@ async def execute(
     watch_task = asyncio.ensure_future(watch(batch)) if watch is not None else None
 
     def note() -> None:
+        if hub is not None:  # units not sent are left, a silent worker is not waited for
+            hub.stop()
         if on_note:
             on_note(
                 "Ctrl-C or SIGTERM: starting no new conversations; running ones finish "

@@ -536,7 +536,7 @@ class Hub:
         gate = limiter.gate
         is_open = (
             self.open_at is not None
-            and limiter.throttle is None
+            and limiter.requests is None
             and limiter.tokens is None
             and limiter.paused_until <= self.pool.clock()
             and (gate is None or gate.limit >= self.open_at)

@@ -1,15 +1,21 @@
-"""Concurrency and rate limits: an adaptive (AIMD) gate and a tokens-per-minute window.
+"""Concurrency and rate limits: an adaptive (AIMD) gate, a requests-per-minute log and a
+tokens-per-minute window.
 
-Providers limit requests per minute, tokens per minute and, implicitly, concurrency. The
-request rate is asyncio-throttle's sliding log (see ``ModelPool``); this module adds what it
-lacks:
+Providers limit requests per minute, tokens per minute and, implicitly, concurrency:
 
 * ``AdaptiveGate``: a concurrency limit that can change while tasks hold it. Halved on a
   429 (at most once per ``window_s``, so one burst of 429s from calls sent together counts
   once), raised by one after ``limit`` successes in a row: TCP's additive increase,
   multiplicative decrease, which settles just under what the provider accepts.
+* ``RequestWindow``: the requests started in the last minute (a sliding log); a new one
+  waits, without polling, until the oldest leaves the window.
 * ``TokenWindow``: tokens used in the last minute, from responses' usage; new calls wait
   while the window is over the limit.
+
+A provider counts a minute across our restarts, so both windows can start as if a
+previous session had been sending at the full rate until some moment (``assume_busy``):
+``--resume`` does that (``ModelPool.assume_busy``), so a driver killed and restarted
+within a minute cannot put twice the limit into one minute.
 
 Clocks and sleeps are injectable so tests drive them without waiting.
 """
@@ -17,6 +23,7 @@ Clocks and sleeps are injectable so tests drive them without waiting.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -137,6 +144,59 @@ class AdaptiveGate:
         self.release()
 
 
+class RequestWindow:
+    """Requests started over the last ``period_s``; ``wait`` admits a new one while fewer
+    than ``rpm`` have, else sleeps until the oldest leaves the window."""
+
+    def __init__(
+        self,
+        rpm: int,
+        *,
+        period_s: float = 60.0,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.rpm = rpm
+        self.period_s = period_s
+        self.waits = 0
+        self._clock = clock
+        self._sleep = sleep
+        self._times: deque[float] = deque()
+
+    def __len__(self) -> int:
+        """Requests counted in the current window."""
+        self._prune(self._clock())
+        return len(self._times)
+
+    async def wait(self) -> None:
+        while True:
+            now = self._clock()
+            self._prune(now)
+            if len(self._times) < self.rpm:
+                self._times.append(now)
+                return
+            self.waits += 1
+            await self._sleep(max(0.001, self._times[0] + self.period_s - now))
+
+    def assume_busy(self, ago_s: float) -> None:
+        """Count, as well, the requests of a sender that went at exactly ``rpm`` until
+        ``ago_s`` seconds ago: the part of them still in the window."""
+        now = self._clock()
+        times = busy_times(now - ago_s, now - self.period_s, self.period_s / self.rpm)
+        self._times = deque(sorted([*times, *self._times]))
+
+    def _prune(self, now: float) -> None:
+        while self._times and self._times[0] <= now - self.period_s:
+            self._times.popleft()
+
+
+def busy_times(until: float, after: float, step_s: float) -> list[float]:
+    """Times ``until``, ``until - step_s``, ... later than ``after``: a sender at one
+    event per ``step_s`` that stopped at ``until``."""
+    count = max(0, math.ceil((until - after) / step_s))
+    return [t for k in range(count) if (t := until - k * step_s) > after]
+
+
 class TokenWindow:
     """Tokens used over the last ``period_s``; ``wait`` holds new calls while over ``tpm``.
 
@@ -169,6 +229,16 @@ class TokenWindow:
         """Tokens counted in the current window."""
         self._prune(self._clock())
         return self.total
+
+    def assume_busy(self, ago_s: float) -> None:
+        """Count, as well, the tokens of a sender that used exactly ``tpm`` a minute until
+        ``ago_s`` seconds ago (as a second's worth every second)."""
+        now = self._clock()
+        step = self.period_s / 60
+        share = math.ceil(self.tpm / 60)
+        times = busy_times(now - ago_s, now - self.period_s, step)
+        self._events = deque(sorted([*((t, share) for t in times), *self._events]))
+        self.total += share * len(times)
 
     async def wait(self) -> None:
         while True:

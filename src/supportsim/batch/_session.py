@@ -37,6 +37,7 @@ from supportsim.batch._manifest import (
     new_manifest,
     now_iso,
     save_manifest,
+    seconds_since_last_request,
 )
 from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import ModelPool
@@ -96,6 +97,9 @@ class Session:
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
     fingerprint: dict[str, Any] = field(default_factory=dict)
     """This invocation's inputs (``fingerprint``): workers must have the same."""
+    quiet_s: float | None = None
+    """A resumed run: how long ago its last session may still have sent a model request
+    (``seconds_since_last_request``); the rate windows start from it."""
 
 
 def select(
@@ -198,6 +202,7 @@ def _reopen(
     lock: RunLock,
 ) -> Session:
     manifest = manifest_to_resume(run_dir)
+    quiet_s = seconds_since_last_request(manifest)
     diff = changes(manifest, fingerprint)
     if diff and not force:
         raise InputError(
@@ -227,6 +232,7 @@ def _reopen(
         forced=diff,
         lock=lock,
         fingerprint=dict(fingerprint),
+        quiet_s=quiet_s,
     )
 
 
@@ -359,6 +365,8 @@ async def execute(
     First Ctrl-C: start no new unit, let running ones finish. Second: cancel them; what
     finished is on disk already. ``watch(batch)`` is a coroutine run alongside (progress).
     """
+    if session.quiet_s is not None:  # rpm/tpm windows: a provider's minute spans restarts
+        pool.assume_busy(session.quiet_s)
     count, launcher, launch_error = 1, None, None
     if config.ray is not None:
         try:  # ray.init: the cluster's CPUs are the default count

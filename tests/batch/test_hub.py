@@ -295,6 +295,18 @@ async def test_when_the_run_stops_a_silent_worker_is_given_up_sooner():
     await hub.close()
 
 
+async def test_a_batch_stopped_for_any_reason_stops_the_hub_within_a_heartbeat():
+    hub = await hub_for()
+    stopped: list[str] = []
+    hub._stopped = lambda: bool(stopped)
+    hub.tick()
+    assert not hub.stopping
+    stopped.append("deadline")
+    hub.tick()
+    assert hub.stopping
+    await hub.close()
+
+
 async def test_a_worker_with_another_version_or_domain_data_is_refused():
     hub = await hub_for()
     peer = await Peer.connect(hub)

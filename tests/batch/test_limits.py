@@ -213,9 +213,9 @@ async def test_a_window_quiet_for_a_minute_starts_empty():
     time = FakeTime()
     window = RequestWindow(60, clock=time.clock, sleep=time.sleep)
     window.assume_busy(60.0)
-    assert len(window) == 0
+    assert window.used() == 0
     window.assume_busy(30.0)
-    assert len(window) == 30
+    assert window.used() == 30
 
 
 async def test_a_restarted_token_window_counts_the_minute_before_it():
@@ -252,8 +252,8 @@ def test_the_pool_starts_every_rpm_window_busy_after_a_restart():
     early = pool.limiter_named("openai https://api.openai.com/v1", RateLimit(rpm=120), 8)
     pool.assume_busy(0.0)
     late = pool.limiter_named("anthropic https://api.anthropic.com", RateLimit(rpm=60), 8)
-    assert early.requests is not None and len(early.requests) == 120
-    assert late.requests is not None and len(late.requests) == 60
+    assert early.requests is not None and early.requests.used() == 120
+    assert late.requests is not None and late.requests.used() == 60
     assert not early.try_acquire()
 
 

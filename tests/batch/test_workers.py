@@ -415,21 +415,33 @@ async def test_sigkill_of_the_driver_ends_its_workers_and_resume_completes(
     assert len(once_each(again)) == 8
 
 
+def workers_that_run(
+    monkeypatch: pytest.MonkeyPatch, script: str, on_start: Any = None
+) -> list[int]:
+    """Local "workers" that run ``python -c script`` instead (``on_start(worker_id)`` after
+    each start); their pids."""
+    from supportsim.batch import _launch
+
+    started: list[int] = []
+
+    async def start(self: Any, worker_id: str, port: int, token: str) -> Any:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", script, stderr=asyncio.subprocess.PIPE
+        )
+        started.append(process.pid)
+        if on_start is not None:
+            on_start(worker_id)
+        return _launch.LocalHandle(process)
+
+    monkeypatch.setattr(_launch.LocalLauncher, "start", start)
+    return started
+
+
 async def test_when_no_worker_can_start_the_run_stops_with_nothing_lost(
     server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    from supportsim.batch import _launch
-
-    async def crashing(self: Any, worker_id: str, port: int, token: str) -> Any:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-c",
-            "import sys; print('cannot import the agent', file=sys.stderr); sys.exit(3)",
-            stderr=asyncio.subprocess.PIPE,
-        )
-        return _launch.LocalHandle(process)
-
-    monkeypatch.setattr(_launch.LocalLauncher, "start", crashing)
+    crash = "import sys; print('cannot import the agent', file=sys.stderr); sys.exit(3)"
+    workers_that_run(monkeypatch, crash)
     session, _ = await run(server, request(out, trials=4, concurrency=4, workers=2))
     assert session.status == "stopped"
     assert "exited with code 3: cannot import the agent" in (session.stop_reason or "")
@@ -476,9 +488,11 @@ async def test_a_second_ctrl_c_cancels_the_workers_units_and_resume_runs_them(
     assert again.status == "completed" and len(once_each(again)) == 10
 
 
-async def test_a_stopped_worker_is_lost_and_its_units_run_elsewhere_blaming_none(
-    server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
-):
+def sigstop_a_worker(
+    server: MockLLMServer, monkeypatch: pytest.MonkeyPatch, *, ctrl_c: bool = False
+) -> tuple[Watch, list[int]]:
+    """SIGSTOP one of two workers once both run units and a record is in (then press
+    Ctrl-C once, if asked); the stopped pid goes to the list."""
     all_ready_before_units(monkeypatch)
     watch = Watch()
     stopped: list[int] = []
@@ -486,8 +500,17 @@ async def test_a_stopped_worker_is_lost_and_its_units_run_elsewhere_blaming_none
     def stop_one(workers: list[Any]) -> None:
         stopped.append(workers[0].pid)
         os.kill(workers[0].pid, signal.SIGSTOP)
+        if ctrl_c:
+            os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C
 
     server.default("agent", once_all_busy(server, watch, 2, stop_one))
+    return watch, stopped
+
+
+async def test_a_stopped_worker_is_lost_and_its_units_run_elsewhere_blaming_none(
+    server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
+):
+    watch, stopped = sigstop_a_worker(server, monkeypatch)
     common = {"agents": ["openai:agent"], "trials": 4, "concurrency": 4, "workers": 2}
     # A short bound for the test: a worker silent for 2 s (20 heartbeats) is lost.
     session, _ = await run(server, request(out, worker_silence_s=2, **common), watch=watch)
@@ -503,16 +526,7 @@ async def test_a_stopped_worker_is_lost_and_its_units_run_elsewhere_blaming_none
 async def test_ctrl_c_still_ends_a_run_whose_worker_hangs(
     server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    all_ready_before_units(monkeypatch)
-    watch = Watch()
-    stopped: list[int] = []
-
-    def stop_one_then_ctrl_c(workers: list[Any]) -> None:
-        stopped.append(workers[0].pid)
-        os.kill(workers[0].pid, signal.SIGSTOP)
-        os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C
-
-    server.default("agent", once_all_busy(server, watch, 2, stop_one_then_ctrl_c))
+    watch, stopped = sigstop_a_worker(server, monkeypatch, ctrl_c=True)
     common = {"agents": ["openai:agent"], "trials": 4, "concurrency": 4, "workers": 2}
     # The default silence bound (timeout_s + 60 s): only the stop gives up on the worker.
     first, _ = await run(server, request(out, **common), watch=watch)
@@ -597,22 +611,7 @@ async def test_a_poison_unit_among_others_is_proved_alone_and_blamed_alone(
 async def test_a_worker_that_never_gets_ready_is_replaced_then_the_run_stops_cleanly(
     server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    from supportsim.batch import _launch
-
-    started: list[int] = []
-
-    async def never_ready(self: Any, worker_id: str, port: int, token: str) -> Any:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-c",
-            "import time; time.sleep(3600)",
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
-        )
-        started.append(process.pid)
-        return _launch.LocalHandle(process)
-
-    monkeypatch.setattr(_launch.LocalLauncher, "start", never_ready)
+    started = workers_that_run(monkeypatch, "import time; time.sleep(3600)")
     common = {"trials": 4, "concurrency": 4, "workers": 2}
     session, _ = await run(server, request(out, worker_ready_s=1, **common))
     assert session.status == "stopped"
@@ -632,17 +631,11 @@ async def test_a_worker_that_never_gets_ready_is_replaced_then_the_run_stops_cle
 async def test_ctrl_c_ends_a_run_whose_workers_never_get_ready(
     server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    from supportsim.batch import _launch
-
-    async def never_ready(self: Any, worker_id: str, port: int, token: str) -> Any:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", "import time; time.sleep(3600)", stderr=asyncio.subprocess.PIPE
-        )
-        if worker_id == "w2":  # the first replacement, while units wait for a worker
+    def ctrl_c_at_the_first_replacement(worker_id: str) -> None:
+        if worker_id == "w2":  # units wait for a worker
             os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C
-        return _launch.LocalHandle(process)
 
-    monkeypatch.setattr(_launch.LocalLauncher, "start", never_ready)
+    workers_that_run(monkeypatch, "import time; time.sleep(3600)", ctrl_c_at_the_first_replacement)
     common = {"trials": 4, "concurrency": 4, "workers": 2, "worker_ready_s": 1}
     session, _ = await run(server, request(out, **common))
     # At once, not "stopped" once the replacements too were not ready in time.

@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import secrets
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -122,6 +122,7 @@ class Hub:
         max_restarts: int | None = None,
         open_at: int | None = None,
         timing: Timing | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> None:
         self.launcher = launcher
         self.count = count
@@ -135,6 +136,8 @@ class Hub:
         self.max_restarts = max(2, count) if max_restarts is None else max_restarts
         """Workers lost in a row, with no record delivered in between, that are replaced."""
         self.timing = timing or Timing()
+        self._stopped = stopped
+        """Whether the batch stopped starting units (any reason): checked every heartbeat."""
         self.token = secrets.token_urlsafe(32)
         self.restarts = 0
         self.lost = 0
@@ -202,7 +205,8 @@ class Hub:
         self._lose(worker, how)
 
     def stop(self) -> None:
-        """The run is stopping (first Ctrl-C): units not yet sent are left for resume, and
+        """The run is stopping (first Ctrl-C, the budget, the deadline, a store failure:
+        ``stopped`` says so within a heartbeat): units not yet sent are left for resume, and
         so are the units of a worker lost from now on; a silent worker is given up after
         ``STOPPING_SILENCE_S``; no worker is replaced."""
         self.stopping = True
@@ -268,6 +272,8 @@ class Hub:
         silent too long (counted in ticks: a stall of the driver's own loop is one)."""
         beat = self.timing.heartbeat_s
         silence = self.timing.silence_s
+        if not self.stopping and self._stopped is not None and self._stopped():
+            self.stop()  # the budget or the deadline: as a first Ctrl-C
         if self.stopping:
             silence = min(silence, STOPPING_SILENCE_S)
         for worker in list(self.workers.values()):

@@ -144,75 +144,18 @@ class AdaptiveGate:
         self.release()
 
 
-class RequestWindow:
-    """Requests started over the last ``period_s``; ``wait`` admits a new one while fewer
-    than ``rpm`` have, else sleeps until the oldest leaves the window."""
+class _Window:
+    """Amounts (requests, tokens) counted over the last ``period_s``, against ``limit``."""
 
     def __init__(
         self,
-        rpm: int,
+        limit: int,
         *,
         period_s: float = 60.0,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
-        self.rpm = rpm
-        self.period_s = period_s
-        self.waits = 0
-        self._clock = clock
-        self._sleep = sleep
-        self._times: deque[float] = deque()
-
-    def __len__(self) -> int:
-        """Requests counted in the current window."""
-        self._prune(self._clock())
-        return len(self._times)
-
-    async def wait(self) -> None:
-        while True:
-            now = self._clock()
-            self._prune(now)
-            if len(self._times) < self.rpm:
-                self._times.append(now)
-                return
-            self.waits += 1
-            await self._sleep(max(0.001, self._times[0] + self.period_s - now))
-
-    def assume_busy(self, ago_s: float) -> None:
-        """Count, as well, the requests of a sender that went at exactly ``rpm`` until
-        ``ago_s`` seconds ago: the part of them still in the window."""
-        now = self._clock()
-        times = busy_times(now - ago_s, now - self.period_s, self.period_s / self.rpm)
-        self._times = deque(sorted([*times, *self._times]))
-
-    def _prune(self, now: float) -> None:
-        while self._times and self._times[0] <= now - self.period_s:
-            self._times.popleft()
-
-
-def busy_times(until: float, after: float, step_s: float) -> list[float]:
-    """Times ``until``, ``until - step_s``, ... later than ``after``: a sender at one
-    event per ``step_s`` that stopped at ``until``."""
-    count = max(0, math.ceil((until - after) / step_s))
-    return [t for k in range(count) if (t := until - k * step_s) > after]
-
-
-class TokenWindow:
-    """Tokens used over the last ``period_s``; ``wait`` holds new calls while over ``tpm``.
-
-    A call's tokens are known only when it ends, so calls already in flight may overshoot;
-    the window then stays closed until enough of the minute has passed.
-    """
-
-    def __init__(
-        self,
-        tpm: int,
-        *,
-        period_s: float = 60.0,
-        clock: Clock = time.monotonic,
-        sleep: Sleep = asyncio.sleep,
-    ) -> None:
-        self.tpm = tpm
+        self.limit = limit
         self.period_s = period_s
         self.total = 0
         self.waits = 0
@@ -220,31 +163,37 @@ class TokenWindow:
         self._sleep = sleep
         self._events: deque[tuple[float, int]] = deque()
 
-    def add(self, tokens: int) -> None:
-        if tokens > 0:
-            self._events.append((self._clock(), tokens))
-            self.total += tokens
+    def add(self, amount: int) -> None:
+        if amount > 0:
+            self._events.append((self._clock(), amount))
+            self.total += amount
 
     def used(self) -> int:
-        """Tokens counted in the current window."""
+        """What is counted in the current window."""
         self._prune(self._clock())
         return self.total
 
     def assume_busy(self, ago_s: float) -> None:
-        """Count, as well, the tokens of a sender that used exactly ``tpm`` a minute until
-        ``ago_s`` seconds ago (as a second's worth every second)."""
+        """Count, as well, what a sender at exactly ``limit`` a period would have added
+        until ``ago_s`` seconds ago (as ``_slot`` pieces): the part still in the window."""
         now = self._clock()
-        step = self.period_s / 60
-        share = math.ceil(self.tpm / 60)
-        times = busy_times(now - ago_s, now - self.period_s, step)
+        step_s, share = self._slot()
+        until, after = now - ago_s, now - self.period_s
+        count = max(0, math.ceil((until - after) / step_s))
+        times = [t for k in range(count) if (t := until - k * step_s) > after]
         self._events = deque(sorted([*((t, share) for t in times), *self._events]))
         self.total += share * len(times)
 
-    async def wait(self) -> None:
+    def _slot(self) -> tuple[float, int]:
+        """The spacing and size of the pieces ``assume_busy`` counts."""
+        raise NotImplementedError
+
+    async def _room(self) -> None:
+        """Until the window is under its limit (one sleep until the oldest piece leaves)."""
         while True:
             now = self._clock()
             self._prune(now)
-            if self.total < self.tpm or not self._events:
+            if self.total < self.limit or not self._events:
                 return
             self.waits += 1
             await self._sleep(max(0.001, self._events[0][0] + self.period_s - now))
@@ -252,3 +201,30 @@ class TokenWindow:
     def _prune(self, now: float) -> None:
         while self._events and self._events[0][0] <= now - self.period_s:
             self.total -= self._events.popleft()[1]
+
+
+class RequestWindow(_Window):
+    """Requests started over the last ``period_s``; ``wait`` admits a new one while fewer
+    than ``rpm`` (``limit``) have, else sleeps until the oldest leaves the window."""
+
+    async def wait(self) -> None:
+        await self._room()
+        self.add(1)  # no await in between: the room is this request's
+
+    def _slot(self) -> tuple[float, int]:
+        return self.period_s / self.limit, 1
+
+
+class TokenWindow(_Window):
+    """Tokens used over the last ``period_s``; ``wait`` holds new calls while over ``tpm``
+    (``limit``).
+
+    A call's tokens are known only when it ends, so calls already in flight may overshoot;
+    the window then stays closed until enough of the minute has passed.
+    """
+
+    async def wait(self) -> None:
+        await self._room()
+
+    def _slot(self) -> tuple[float, int]:
+        return self.period_s / 60, math.ceil(self.limit / 60)  # a second's worth a second

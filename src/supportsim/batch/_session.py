@@ -408,6 +408,7 @@ async def execute(
             lag=batch.lag,
             open_at=AUTO_CEILING if config.concurrency == "auto" else int(config.concurrency),
             timing=worker_timing(config),
+            stopped=lambda: batch.state.stopped_because is not None,
         )
 
         async def on_worker(unit: Unit) -> Any:

@@ -72,6 +72,7 @@ async def hub_for(count: int = 1, timing: Timing | None = None) -> Hub:
         lag=LoopLag(),
         timing=timing or Timing(ready_s=3600, silence_s=3600),
     )
+    hub.grace_s = 0.0  # the fake workers exit only when killed: no waiting for a bye
     await hub.start()
     assert hub._watchdog is not None
     hub._watchdog.cancel()

@@ -835,15 +835,27 @@ def worker() -> None:
 @app.command("mcp-stdio")
 def mcp_stdio(
     url: Annotated[
-        str, typer.Argument(help="The conversation's MCP session URL (AgentContext.mcp_url).")
-    ],
+        str | None,
+        typer.Argument(
+            help="The conversation's MCP session URL (AgentContext.mcp_url). Better in the "
+            "SUPPORTSIM_MCP_URL variable: a command line is visible to every local user.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Serve one conversation's tools over stdio, for an agent that spawns its tool server.
 
-    A proxy to the session URL: every call lands in that conversation's call log.
+    A proxy to the session URL, read from SUPPORTSIM_MCP_URL (or the argument): every
+    call lands in that conversation's call log.
     """
-    from supportsim.environment import BridgeError, serve_stdio_bridge
+    import os
 
+    from supportsim.environment import MCP_URL_ENV, BridgeError, serve_stdio_bridge
+
+    url = url or os.environ.pop(MCP_URL_ENV, "")
+    if not url:
+        err.print(f"error: mcp-stdio: no session URL: set {MCP_URL_ENV}", markup=False)
+        raise typer.Exit(2)
     if not url.startswith(("http://", "https://")):
         err.print("error: mcp-stdio: URL must be an http:// session URL", markup=False)
         raise typer.Exit(2)

@@ -29,7 +29,7 @@ from supportsim.batch._gates import (
 )
 from supportsim.batch._jobs import Finished, JobRunner, JobState, RecordSink
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
-from supportsim.batch._limits import AdaptiveGate, TokenWindow
+from supportsim.batch._limits import AdaptiveGate, RequestWindow, TokenWindow
 from supportsim.batch._manifest import (
     changes,
     fingerprint,
@@ -73,6 +73,7 @@ __all__ = [
     "Prepared",
     "Progress",
     "RecordSink",
+    "RequestWindow",
     "RunConfig",
     "RunRequest",
     "Session",

@@ -146,6 +146,12 @@ class RunConfig(BaseModel):
     """Processes running conversations: a number (1: in this process), or ``auto``: the
     usable cores, but one process when there are fewer than ``UNITS_PER_WORKER`` units to
     run per extra core (README: Running at scale)."""
+    worker_ready_s: float = Field(default=180.0, gt=0)
+    """How long a worker (process or Ray actor) may take to start and set up before it is
+    killed and replaced (README: Running at scale)."""
+    worker_silence_s: float | None = Field(default=None, gt=0)
+    """A worker that sends nothing for this long (stopped, hung, its loop blocked) is
+    killed and its units run elsewhere; default ``timeout_s`` + 60 s."""
     ray: str | None = None
     """Run the workers as Ray actors: ``local`` (start a local cluster), ``auto`` or a
     ``ray.init`` address such as ``ray://host:10001`` (needs ``supportsim[ray]``)."""

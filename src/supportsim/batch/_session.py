@@ -29,7 +29,7 @@ from supportsim.batch._config import RunConfig, keyed_by_label
 from supportsim.batch._hub import Hub
 from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
-from supportsim.batch._launch import launcher_for, worker_count, worker_setup
+from supportsim.batch._launch import launcher_for, worker_count, worker_setup, worker_timing
 from supportsim.batch._manifest import (
     changes,
     close_manifest,
@@ -37,6 +37,7 @@ from supportsim.batch._manifest import (
     new_manifest,
     now_iso,
     save_manifest,
+    seconds_since_last_request,
 )
 from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import ModelPool
@@ -99,6 +100,9 @@ class Session:
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
     fingerprint: dict[str, Any] = field(default_factory=dict)
     """This invocation's inputs (``fingerprint``): workers must have the same."""
+    quiet_s: float | None = None
+    """A resumed run: how long ago its last session may still have sent a model request
+    (``seconds_since_last_request``); the rate windows start from it."""
 
 
 def select(
@@ -207,6 +211,7 @@ def _reopen(
     lock: RunLock,
 ) -> Session:
     manifest = manifest_to_resume(run_dir)
+    quiet_s = seconds_since_last_request(manifest)
     diff = changes(manifest, fingerprint)
     if diff and not force:
         raise InputError(
@@ -240,6 +245,7 @@ def _reopen(
         forced=diff,
         lock=lock,
         fingerprint=dict(fingerprint),
+        quiet_s=quiet_s,
     )
 
 
@@ -372,6 +378,8 @@ async def execute(
     First Ctrl-C: start no new unit, let running ones finish. Second: cancel them; what
     finished is on disk already. ``watch(batch)`` is a coroutine run alongside (progress).
     """
+    if session.quiet_s is not None:  # rpm/tpm windows: a provider's minute spans restarts
+        pool.assume_busy(session.quiet_s)
     count, launcher, launch_error = 1, None, None
     if config.ray is not None:
         try:  # ray.init: the cluster's CPUs are the default count
@@ -415,6 +423,8 @@ async def execute(
             ctx=ctx,
             lag=batch.work_lag,
             open_at=config.bounds.ceiling,
+            timing=worker_timing(config),
+            stopped=lambda: batch.state.stopped_because is not None,
         )
 
         async def on_worker(unit: Unit) -> Any:
@@ -432,6 +442,8 @@ async def execute(
     watch_task = asyncio.ensure_future(watch(batch)) if watch is not None else None
 
     def note() -> None:
+        if hub is not None:  # units not sent are left, a silent worker is not waited for
+            hub.stop()
         if on_note:
             on_note(
                 "Ctrl-C or SIGTERM: starting no new conversations; running ones finish "

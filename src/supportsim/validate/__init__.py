@@ -1,6 +1,19 @@
 """Proofs that the checks are right: the blind statement corpus and how a reader of agent
-text (the rule path, a statement judge) agrees with it."""
+text (the rule path, a statement judge) agrees with it; the library conversations written
+blind and their replay through the real runtime and scorer."""
 
+from supportsim.validate._conversations import (
+    Action,
+    Conversation,
+    ConversationFile,
+    ConversationKind,
+    Turn,
+    by_scenario,
+    load_conversations,
+    read_conversations,
+    scenario_problems,
+    violated_checks,
+)
 from supportsim.validate._corpus import (
     CLAIMS,
     CONCEPTS,
@@ -15,6 +28,7 @@ from supportsim.validate._corpus import (
 )
 from supportsim.validate._evaluate import Reader, evaluate, rule_reader, same_fact
 from supportsim.validate._metrics import Counts, Tally, rows
+from supportsim.validate._replay import ReplayAgent, ReplayCustomer, Replayed, ReplayTally, replay
 
 __all__ = [
     "CLAIMS",
@@ -23,15 +37,30 @@ __all__ = [
     "LANGUAGES",
     "PROMISES",
     "SPLITS",
+    "Action",
+    "Conversation",
+    "ConversationFile",
+    "ConversationKind",
     "Counts",
     "FactLabel",
     "Reader",
+    "ReplayAgent",
+    "ReplayCustomer",
+    "ReplayTally",
+    "Replayed",
     "Statement",
     "Tally",
+    "Turn",
+    "by_scenario",
     "corpus_files",
     "evaluate",
+    "load_conversations",
     "load_corpus",
+    "read_conversations",
+    "replay",
     "rows",
     "rule_reader",
     "same_fact",
+    "scenario_problems",
+    "violated_checks",
 ]

@@ -1,6 +1,8 @@
 """Proofs that the checks are right: the blind statement corpus and how a reader of agent
 text (the rule path, a statement judge) agrees with it; the library conversations written
-blind and their replay through the real runtime and scorer."""
+blind and their replay through the real runtime and scorer; ``validate``'s verdict on each
+scenario (the oracle run and the perturbation proof, whose statements come from the
+corpus)."""
 
 from supportsim.validate._conversations import (
     Action,
@@ -28,7 +30,9 @@ from supportsim.validate._corpus import (
 )
 from supportsim.validate._evaluate import Reader, evaluate, rule_reader, same_fact
 from supportsim.validate._metrics import Counts, Tally, rows
+from supportsim.validate._perturb import Miss, PerturbResult, perturb, tune_corpus
 from supportsim.validate._replay import ReplayAgent, ReplayCustomer, Replayed, ReplayTally, replay
+from supportsim.validate._scenarios import ScenarioVerdict, state_hash, validate_scenarios
 
 __all__ = [
     "CLAIMS",
@@ -43,11 +47,14 @@ __all__ = [
     "ConversationKind",
     "Counts",
     "FactLabel",
+    "Miss",
+    "PerturbResult",
     "Reader",
     "ReplayAgent",
     "ReplayCustomer",
     "ReplayTally",
     "Replayed",
+    "ScenarioVerdict",
     "Statement",
     "Tally",
     "Turn",
@@ -56,11 +63,15 @@ __all__ = [
     "evaluate",
     "load_conversations",
     "load_corpus",
+    "perturb",
     "read_conversations",
     "replay",
     "rows",
     "rule_reader",
     "same_fact",
     "scenario_problems",
+    "state_hash",
+    "tune_corpus",
+    "validate_scenarios",
     "violated_checks",
 ]

@@ -36,9 +36,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-from supportsim._yaml import Document, PathKey, read_yaml
+from supportsim._yaml import Document, PathKey, read_model_document
 from supportsim.domains import TRANSFER_TOOL
 from supportsim.errors import Problem, ScenarioError
 
@@ -176,13 +176,8 @@ def read_conversations(path: Path) -> ConversationFile:
         ScenarioError: every problem, naming the file, the field and the line (a file not
             named after its scenario is one).
     """
-    doc, problems = read_yaml(path)
-    if doc is None:
-        raise ScenarioError(problems)
-    try:
-        parsed = ConversationFile.model_validate(doc.data or {})
-    except ValidationError as exc:
-        raise ScenarioError([*problems, *doc.validation_problems(exc)]) from None
+    parsed, doc = read_model_document(path, ConversationFile)
+    problems = []
     for c, conversation in enumerate(parsed.conversations):
         problems += [
             doc.problem(("conversations", c, *loc), message)

@@ -116,7 +116,7 @@ def validate(
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle
     on each; exit 1 when an oracle run, a citation or (with --perturb) a variant fails."""
-    from supportsim.scoring import validate_scenarios
+    from supportsim.validate import validate_scenarios
 
     try:
         domains, persona_set, scenarios = load_inputs(paths, personas)
@@ -170,7 +170,7 @@ def validate(
 
 
 def _verdict_json(v: object) -> dict[str, object]:
-    from supportsim.scoring import ScenarioVerdict
+    from supportsim.validate import ScenarioVerdict
 
     assert isinstance(v, ScenarioVerdict)
     row: dict[str, object] = {

@@ -4,7 +4,6 @@ from supportsim.scoring._checks import AssertionVerdict, Check, CheckKind, Score
 from supportsim.scoring._facts import ReadFact
 from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._oracle_check import oracle_run
-from supportsim.scoring._perturb import PerturbResult, perturb
 from supportsim.scoring._reading import Reading, read_statement
 from supportsim.scoring._score import (
     BUILTIN_SCORERS,
@@ -33,7 +32,6 @@ from supportsim.scoring._tau2_judge import (
     parse_verdicts,
     tau2_verdicts,
 )
-from supportsim.scoring._validate import ScenarioVerdict, state_hash, validate_scenarios
 from supportsim.scoring._workflow import step_checks
 
 __all__ = [
@@ -44,11 +42,9 @@ __all__ = [
     "AssertionVerdict",
     "Check",
     "CheckKind",
-    "PerturbResult",
     "ReadFact",
     "Reading",
     "Reference",
-    "ScenarioVerdict",
     "Score",
     "Scorer",
     "action_matches",
@@ -66,16 +62,13 @@ __all__ = [
     "parse_verdicts",
     "pass_hat_k",
     "percentile",
-    "perturb",
     "read_statement",
     "reference_state",
     "score",
     "state_checks",
-    "state_hash",
     "step_checks",
     "summarise",
     "tau2_score",
     "tau2_verdicts",
-    "validate_scenarios",
     "wilson_interval",
 ]

@@ -1,6 +1,21 @@
 """Proofs that the checks are right: the blind statement corpus and how a reader of agent
-text (the rule path, a statement judge) agrees with it."""
+text (the rule path, a statement judge) agrees with it; the library conversations written
+blind and their replay through the real runtime and scorer; ``validate``'s verdict on each
+scenario (the oracle run and the perturbation proof, whose statements come from the
+corpus)."""
 
+from supportsim.validate._conversations import (
+    Action,
+    Conversation,
+    ConversationFile,
+    ConversationKind,
+    Turn,
+    by_scenario,
+    load_conversations,
+    read_conversations,
+    scenario_problems,
+    violated_checks,
+)
 from supportsim.validate._corpus import (
     CLAIMS,
     CONCEPTS,
@@ -15,6 +30,9 @@ from supportsim.validate._corpus import (
 )
 from supportsim.validate._evaluate import Reader, evaluate, rule_reader, same_fact
 from supportsim.validate._metrics import Counts, Tally, rows
+from supportsim.validate._perturb import Miss, PerturbResult, perturb, tune_corpus
+from supportsim.validate._replay import ReplayAgent, ReplayCustomer, Replayed, ReplayTally, replay
+from supportsim.validate._scenarios import ScenarioVerdict, state_hash, validate_scenarios
 
 __all__ = [
     "CLAIMS",
@@ -23,15 +41,37 @@ __all__ = [
     "LANGUAGES",
     "PROMISES",
     "SPLITS",
+    "Action",
+    "Conversation",
+    "ConversationFile",
+    "ConversationKind",
     "Counts",
     "FactLabel",
+    "Miss",
+    "PerturbResult",
     "Reader",
+    "ReplayAgent",
+    "ReplayCustomer",
+    "ReplayTally",
+    "Replayed",
+    "ScenarioVerdict",
     "Statement",
     "Tally",
+    "Turn",
+    "by_scenario",
     "corpus_files",
     "evaluate",
+    "load_conversations",
     "load_corpus",
+    "perturb",
+    "read_conversations",
+    "replay",
     "rows",
     "rule_reader",
     "same_fact",
+    "scenario_problems",
+    "state_hash",
+    "tune_corpus",
+    "validate_scenarios",
+    "violated_checks",
 ]

@@ -395,6 +395,43 @@ def report(
     raise typer.Exit(code)
 
 
+@app.command("judge-eval")
+def judge_eval(
+    corpus: Annotated[
+        str, typer.Argument(help="tune, holdout (the bundled splits), a folder or a file.")
+    ],
+    statement_judge: Annotated[
+        str,
+        typer.Option("--statement-judge", help="The model to measure, or none for the rule path."),
+    ],
+    models: Annotated[Path | None, typer.Option("--models", help="Models file.")] = None,
+    language: Annotated[
+        list[str] | None, typer.Option("--language", help="Only this language (repeat).")
+    ] = None,
+    errors: Annotated[
+        str | None,
+        typer.Option("--errors", help="List the mistakes of one dimension:label:lang."),
+    ] = None,
+) -> None:
+    """Measure a statement judge (or the rules) against a labelled statement corpus:
+    precision, recall and kappa per label and language."""
+    import os
+
+    from supportsim.judges import judge_eval_command
+
+    code = judge_eval_command(
+        corpus,
+        judge=statement_judge,
+        models_path=models,
+        languages=language or [],
+        errors=errors,
+        env=os.environ,
+        out=out,
+        err=err,
+    )
+    raise typer.Exit(code)
+
+
 @app.command()
 def rescore(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (runs/<id>).")],

@@ -28,9 +28,8 @@ from typing import Any
 from supportsim.scoring import MESSAGES_TAG, VERDICT_TOOL
 from supportsim.testing.replies import Reply, call, reply, say
 from supportsim.testing.server import RecordedRequest, Responder
+from supportsim.validate import READING_TOOL
 
-READING_TOOL = "submit_statement_reading"
-"""The structured tool of a statement reading (``supportsim.validate``)."""
 AUTOPILOT_REASON = "autopilot: no scripted verdict"
 _CHECK = re.compile(r"^Check: (\S+)$", re.MULTILINE)
 _BLOCK = re.compile(rf"<{MESSAGES_TAG}>\n(.*?)\n</{MESSAGES_TAG}>", re.DOTALL)
@@ -93,9 +92,10 @@ def is_reading_request(request: RecordedRequest) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class AskedQuestion:
-    """A statement judge's question as the server received it."""
+    """A statement judge's question (or a statement reading) as the server received it."""
 
     check_id: str
+    """The check asked about ("" for a reading)."""
     messages: tuple[tuple[int, str], ...]
     """The agent messages in the data block, (index, text)."""
     prompt: str
@@ -107,7 +107,7 @@ class AskedQuestion:
 def asked_question(request: RecordedRequest) -> AskedQuestion:
     """The question a statement-judge request asks (check, messages in the data block)."""
     texts = _texts(request.body)
-    prompt = next((t for t in texts if _CHECK.search(t)), "")
+    prompt = next((t for t in texts if _BLOCK.search(t)), "")
     check = _CHECK.search(prompt)
     block = _BLOCK.search(prompt)
     rows = json.loads(block.group(1)) if block else []

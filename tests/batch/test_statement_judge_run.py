@@ -247,3 +247,14 @@ def test_a_judge_that_fails_after_retries_makes_the_unit_an_infra_error(
     (record,) = [r for r in iter_records(run_dir) if r.trial == 1]
     assert record.status == "infra_error" and record.strict is None and record.partial is None
     assert "statement judge" in (record.error or "")
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"), [("no-such-model", "--statement-judge"), ("anthropic:j", "ANTHROPIC_API_KEY")]
+)
+def test_a_judge_that_cannot_be_used_exits_2_before_anything_is_written(
+    server: MockLLMServer, tmp_path: Path, spec: str, says: str
+) -> None:
+    result, run_dir = run(server, tmp_path, "--statement-judge", spec)
+    assert result.exit_code == 2, result.output
+    assert says in result.output and not run_dir.exists()

@@ -6,7 +6,6 @@ with no judge, and a judge failure that is an infra error, never the Agent's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,13 +54,8 @@ class Judge:
 
 
 @pytest.fixture
-def server() -> Iterator[MockLLMServer]:
-    srv = MockLLMServer()
-    srv.start_in_thread()
-    try:
-        yield srv
-    finally:
-        srv.stop_thread()
+def server(threaded_server: MockLLMServer) -> MockLLMServer:
+    return threaded_server
 
 
 def cli(server: MockLLMServer, *args: str) -> Any:

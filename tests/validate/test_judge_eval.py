@@ -5,7 +5,6 @@ runs its own event loop); the rule path with ``none``; bad input exits 2."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,13 +99,8 @@ class Reader:
 
 
 @pytest.fixture
-def server() -> Iterator[MockLLMServer]:
-    srv = MockLLMServer()
-    srv.start_in_thread()
-    try:
-        yield srv
-    finally:
-        srv.stop_thread()
+def server(threaded_server: MockLLMServer) -> MockLLMServer:
+    return threaded_server
 
 
 @pytest.fixture

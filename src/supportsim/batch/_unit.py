@@ -9,6 +9,7 @@ valid Unicode, so it cannot be written as UTF-8) becomes U+FFFD.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -35,6 +36,7 @@ from supportsim.conversation import (
     build_customer,
     build_graph,
     build_tau2_customer,
+    llm_call,
     run_conversation,
     tau2_agent_system_prompt,
     tau2_rules,
@@ -137,20 +139,9 @@ async def _tau2_verdicts(
 
 
 def judge_call(model: str, response: LLMResponse) -> LLMCall:
-    """A judge's call as the unit's ledger keeps it (stored with the unit, never counted
-    as the Agent's or the Customer's)."""
-    return LLMCall(
-        "judge",
-        model,
-        response.llm_ms,
-        response.ttft_ms,
-        response.input_tokens,
-        response.output_tokens,
-        response.cost_usd,
-        response.cached,
-        response.client_ms,
-        response.wire,
-    )
+    """A judge's call as the unit's ledger keeps it, under the judge's name (stored with
+    the unit, never counted as the Agent's or the Customer's)."""
+    return dataclasses.replace(llm_call("judge", response), model=model)
 
 
 async def _statement_verdicts(

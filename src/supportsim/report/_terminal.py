@@ -294,9 +294,9 @@ def render_summary(summary: Mapping[str, Any], console: Console) -> None:
     else:
         console.print("no check failed")
     if section := summary.get("statement_judge"):
-        for table in judge_tables(section):
-            if table is not None:
-                console.print(fit(table, console, drop=[4, 5]))
+        for judged in judge_tables(section):
+            if judged is not None:
+                console.print(fit(judged, console, drop=[4, 5]))
 
 
 def _delta(metric: Mapping[str, Any]) -> str:

@@ -9,6 +9,7 @@ run can be scored again without any model call (``supportsim rescore``).
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Literal
 
 import orjson
@@ -106,7 +107,7 @@ class CheckRecord(_Record):
 
 def check_record(c: Check) -> CheckRecord:
     """A scored check as stored."""
-    j = c.judged
+    judged = None if c.judged is None else JudgedRecord.model_validate(asdict(c.judged))
     return CheckRecord(
         id=c.id,
         kind=c.kind,
@@ -114,39 +115,14 @@ def check_record(c: Check) -> CheckRecord:
         reason=c.reason,
         weight=c.weight,
         rule=c.rule,
-        judged=None
-        if j is None
-        else JudgedRecord(
-            kind=j.kind,
-            answer=j.answer,
-            passed=j.passed,
-            quotes=[QuoteRecord(message=q.message, text=q.text) for q in j.quotes],
-            reason=j.reason,
-            model=j.model,
-            request_sha256=j.request_sha256,
-            prompt_sha256=j.prompt_sha256,
-            attempts=j.attempts,
-            problem=j.problem,
-            cached=j.cached,
-        ),
+        judged=judged,
     )
 
 
 def stored_verdict(j: JudgedRecord) -> Judged:
-    """A stored verdict, to decide a check again (``rescore``)."""
-    return Judged(
-        kind=j.kind,
-        answer=j.answer,
-        passed=j.passed,
-        quotes=tuple(Quote(q.message, q.text) for q in j.quotes),
-        reason=j.reason,
-        model=j.model,
-        request_sha256=j.request_sha256,
-        prompt_sha256=j.prompt_sha256,
-        attempts=j.attempts,
-        problem=j.problem,
-        cached=True,
-    )
+    """A stored verdict, to decide a check again (``rescore``): marked ``cached``."""
+    quotes = tuple(Quote(q.message, q.text) for q in j.quotes)
+    return Judged(**{**j.model_dump(), "quotes": quotes, "cached": True})
 
 
 class CallLogRecord(_Record):

@@ -267,3 +267,42 @@ async def test_templates_ask_their_own_questions() -> None:
     other = questions["forbidden:other_customer_data"]
     assert "Bo" in other.claim or "@" in other.claim  # the other customer's values, listed
     assert identity.negative and other.negative
+
+
+def polite_close(scenario: Scenario, transcript: Transcript, reference: Any) -> list[Any]:
+    """A plug-in's own communication check, put to the statement judge."""
+    from supportsim.scoring import Check, Question, judged_check
+
+    texts = transcript.agent_texts()
+    rule = Check("polite:close", "politeness", "thank" in texts[-1][1].lower(), "by rule")
+    question = Question(
+        "polite:close",
+        "politeness",
+        "Close politely.",
+        "The agent thanked the customer.",
+        tuple(texts),
+        scenario.language,
+        negative=False,
+    )
+    return [judged_check(rule, question, reference.verdicts)]
+
+
+async def test_a_plugin_check_is_asked_and_decided_like_the_built_in_ones(
+    server: MockLLMServer,
+) -> None:
+    domain = dataclasses.replace(MOCK, scorers=[polite_close])
+    transcript, _ = await converse(
+        SCENARIO, [VERIFY, REFUND, "Cheers, much obliged!"], domain=domain
+    )
+    reference = await reference_state(domain, SCENARIO)
+    questions = statement_questions(SCENARIO, domain, transcript, reference)
+    assert "polite:close" in [q.check_id for q in questions]
+    i = transcript.agent_texts()[-1][0]
+    server.default(
+        "judge-m", StatementScript({"polite:close": [verdict("yes", (i, "much obliged"))]})
+    )
+    env = {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": server.url + "/v1"}
+    async with open_statement_judge(JUDGE, models={}, env=env) as (judge, _):
+        verdicts, _ = await judge_questions(judge, questions)
+    check = by_id(score(SCENARIO, domain, transcript, reference, statements=verdicts))
+    assert check["polite:close"].passed and check["polite:close"].rule is False

@@ -589,7 +589,9 @@ def run(
     cache: Annotated[
         bool,
         typer.Option(
-            "--cache", help="Keep the simulated Customer's replies on disk (README: cache)."
+            "--cache",
+            help="Keep the simulated Customer's (and statement judge's) replies on disk "
+            "(README: cache).",
         ),
     ] = False,
     cache_agents: Annotated[

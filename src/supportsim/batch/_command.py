@@ -187,7 +187,9 @@ def build_context(
         limits=config.rate_limits,
         default_concurrency=concurrency,
         cache=cache,
-        cache_roles=frozenset({"customer", "agent"} if cache_agents else {"customer"}),
+        # the statement judge grades, it is not under test: its replies are kept like the
+        # Customer's (one question, one verdict, whichever trial asks it)
+        cache_roles=frozenset({"customer", "judge", *(["agent"] if cache_agents else [])}),
         make_limiter=make_limiter,
     )
     ctx = unit_context(

@@ -85,8 +85,10 @@ async def test_a_run_records_ordered_wire_stamps_for_every_llm_call(
 ) -> None:
     records = list(iter_records((await _run(server, tmp_path)).run_dir))
     calls = [c for r in records for c in r.llm_calls]
-    assert {c.role for c in calls} == {"agent", "customer"}
+    # the statement judge is the Customer's model by default: its calls are stamped too
+    assert {c.role for c in calls} == {"agent", "customer", "judge"}
     assert {c.model for c in calls if c.role == "agent"} == {"agent-o", "agent-a"}
+    assert {c.model for c in calls if c.role == "judge"} == {"openai:customer-m"}
     for c in calls:
         wire = stored_wire(c)
         assert wire is not None and c.client_ms is not None and c.client_ms >= 0.0

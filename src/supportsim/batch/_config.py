@@ -95,6 +95,18 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$")
 _UNIT_S = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
+AUTO_JUDGE = "auto"
+"""``statement_judge`` default: the Customer's model when it is an LLM, else rules only."""
+
+
+def chosen_statement_judge(config: RunConfig) -> str | None:
+    """The statement judge ``config`` asks for, ``auto`` resolved: a model spec or
+    models-file name, or None (rules only)."""
+    if config.statement_judge != AUTO_JUDGE:
+        return config.statement_judge
+    return None if config.customer == "scripted" else config.customer
+
+
 def parse_duration(value: object) -> float:
     """Seconds from a number or a string like ``90``, ``90s``, ``30m``, ``8h``."""
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -188,6 +200,11 @@ class RunConfig(BaseModel):
     assertion_judge: str | None = None
     """Model spec of the judge of imported tau2 tasks' NL_ASSERTION component (tau2 uses
     openai:gpt-4.1), called at temperature 0; unset, those tasks are not fully scored."""
+    statement_judge: str | None = AUTO_JUDGE
+    """The statement judge of the communication checks (say steps, forbidden disclosures,
+    the templates): a model spec or models-file name; ``none``: rules only; ``auto``
+    (default): the Customer's model when the Customer is an LLM, else none. The run
+    stores the choice made (null: rules only)."""
 
     @field_validator("name")
     @classmethod
@@ -237,6 +254,17 @@ class RunConfig(BaseModel):
                     f"fail_under: {name} needs at least {name[5:]} trials (trials is {self.trials})"
                 )
         return self
+
+    @field_validator("statement_judge", mode="before")
+    @classmethod
+    def _statement_judge(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                raise ValueError("a model spec, a models-file name, auto or none")
+            if value.lower() == "none":
+                return None
+        return value
 
     @field_validator("deadline_s", mode="before")
     @classmethod

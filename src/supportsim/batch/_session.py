@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from supportsim._tracing import traced_run
-from supportsim.batch._config import RunConfig, keyed_by_label
+from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
 from supportsim.batch._hub import Hub
 from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
@@ -62,7 +62,7 @@ from supportsim.scenario import (
     load_suites,
     select_suite,
 )
-from supportsim.scoring import judge_config
+from supportsim.scoring import StatementJudge, judge_config
 from supportsim.store import (
     MANIFEST,
     ConversationRecord,
@@ -281,12 +281,15 @@ def stored_config(out: str, run_id: str) -> RunConfig:
 def participants(
     config: RunConfig, models: Mapping[str, ModelConfig]
 ) -> tuple[dict[str, AgentSpec], CustomerSpec, dict[str, ModelConfig]]:
-    """Parse the agent and customer specs; also every model they use, by name."""
+    """Parse the agent and customer specs; also every model they and the statement judge
+    use, by name."""
     agents = keyed_by_label([parse_agent_spec(spec, models) for spec in config.agents])
     customer = parse_customer_spec(config.customer, models)
     needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
     if customer.model is not None:
         needed[customer.model.name] = customer.model
+    if (judge := statement_judge_model(config, models)) is not None:
+        needed.setdefault(judge.name, judge)
     if config.call_timeout_s is not None:
         needed = {
             k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
@@ -314,6 +317,12 @@ def unit_context(
         return pool.caller(needed.get(model.name, model), role)
 
     resolved = [resolve_credentials(m, pool.env) for m in needed.values()]
+    statements = None
+    if (judge_model := statement_judge_model(config, models)) is not None:
+        model = needed[judge_model.name]
+        statements = StatementJudge(
+            str(chosen_statement_judge(config)), model, pool.caller(model, "judge")
+        )
     return UnitContext(
         domains=domains,
         scenarios={s.id: s for s in scenarios},
@@ -327,7 +336,27 @@ def unit_context(
         conversation_mode=config.conversation_mode,
         scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
         assertion_judge=judge,
+        statement_judge=statements,
     )
+
+
+def statement_judge_model(
+    config: RunConfig, models: Mapping[str, ModelConfig]
+) -> ModelConfig | None:
+    """The statement judge's model (``chosen_statement_judge``), or None (rules only). It
+    is called with its own parameters, under its own name: the Customer's model as judge
+    shares the Customer's limits.
+
+    Raises:
+        InputError: the spec names no model (``--statement-judge``).
+    """
+    spec = chosen_statement_judge(config)
+    if spec is None:
+        return None
+    try:
+        return parse_model_spec(spec, models)
+    except InputError as exc:
+        raise InputError(f"--statement-judge {spec}: {exc}") from None
 
 
 def assertion_judge(

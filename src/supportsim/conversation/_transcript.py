@@ -30,9 +30,10 @@ ABNORMAL: frozenset[Termination] = frozenset({"max_turns", "timeout", "error"})
 
 @dataclass(slots=True)
 class LLMCall:
-    """One model call of the Agent or the Customer: the cost ledger and latency source."""
+    """One model call of the Agent or the Customer (or a judge of the unit: the tau2
+    assertion judge, the statement judge): the cost ledger and latency source."""
 
-    role: Literal["agent", "customer"]
+    role: Literal["agent", "customer", "judge"]
     model: str
     llm_ms: float
     ttft_ms: float | None

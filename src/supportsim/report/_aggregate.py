@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from supportsim.report._facts import Facts, UnitFacts, unit_facts
+from supportsim.report._statements import statement_agreement
 from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
 from supportsim.store import (
@@ -287,6 +288,8 @@ def summarise(
             ),
         }
     )
+    if (judged := statement_agreement(latest)) is not None:
+        out["statement_judge"] = judged
     return out
 
 

@@ -29,7 +29,13 @@ from supportsim.validate._corpus import (
     load_corpus,
 )
 from supportsim.validate._evaluate import Reader, evaluate, rule_reader, same_fact
-from supportsim.validate._metrics import Counts, Tally, rows
+from supportsim.validate._judge_reading import (
+    READING_TOOL,
+    JudgeReadings,
+    judge_readings,
+    reading_request,
+)
+from supportsim.validate._metrics import Counts, Tally, rows, table_lines
 from supportsim.validate._perturb import Miss, PerturbResult, perturb, tune_corpus
 from supportsim.validate._replay import ReplayAgent, ReplayCustomer, Replayed, ReplayTally, replay
 from supportsim.validate._scenarios import ScenarioVerdict, state_hash, validate_scenarios
@@ -40,6 +46,7 @@ __all__ = [
     "DISCLOSURES",
     "LANGUAGES",
     "PROMISES",
+    "READING_TOOL",
     "SPLITS",
     "Action",
     "Conversation",
@@ -47,6 +54,7 @@ __all__ = [
     "ConversationKind",
     "Counts",
     "FactLabel",
+    "JudgeReadings",
     "Miss",
     "PerturbResult",
     "Reader",
@@ -61,16 +69,19 @@ __all__ = [
     "by_scenario",
     "corpus_files",
     "evaluate",
+    "judge_readings",
     "load_conversations",
     "load_corpus",
     "perturb",
     "read_conversations",
+    "reading_request",
     "replay",
     "rows",
     "rule_reader",
     "same_fact",
     "scenario_problems",
     "state_hash",
+    "table_lines",
     "tune_corpus",
     "validate_scenarios",
     "violated_checks",

@@ -49,7 +49,9 @@ def by_unit(session: Any) -> dict[str, tuple[Any, ...]]:
             r.partial,
             r.state_sha256,
             [(c.id, c.passed) for c in r.checks],
-            [c.role for c in r.llm_calls],
+            # the statement judge's calls left out: a verdict already asked in the same
+            # process is reused, so which unit pays for it depends on where units ran
+            [c.role for c in r.llm_calls if c.role != "judge"],
         )
         for r in records(session)
     }

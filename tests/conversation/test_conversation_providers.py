@@ -333,6 +333,8 @@ async def test_gave_up_is_not_guarded(
         "passed": False,
         "reason": "not resolved: the customer gave up",
         "weight": 1.0,
+        "rule": None,  # an outcome check is no communication check: nothing to judge
+        "judged": None,
     }
 
 

@@ -132,20 +132,23 @@ async def _tau2_verdicts(
     A judge that fails after retries makes the unit an infra error (retried on resume)."""
     judge = ctx.assertion_judge
     call = ctx.caller_for(judge, "judge") if judge is not None else None
+    started = ctx.clock()
     try:
         verdicts, response = await tau2_verdicts(scenario, transcript, call)
     except ProviderError as exc:
         transcript.status, transcript.error = "infra_error", f"assertion judge: {exc}"
         return None
     if response is not None and judge is not None:
-        transcript.llm_calls.append(judge_call(judge.name, response))
+        window = (started, ctx.clock())
+        transcript.llm_calls.append(judge_call(judge.name, response, window))
     return verdicts
 
 
-def judge_call(model: str, response: LLMResponse) -> LLMCall:
+def judge_call(model: str, response: LLMResponse, window: tuple[float, float]) -> LLMCall:
     """A judge's call as the unit's ledger keeps it, under the judge's name (stored with
-    the unit, never counted as the Agent's or the Customer's)."""
-    return dataclasses.replace(llm_call("judge", response), model=model)
+    the unit, never counted as the Agent's or the Customer's). ``window``: when the judge
+    was being asked, on the unit's clock (its calls get the loop lag seen then)."""
+    return dataclasses.replace(llm_call("judge", response), model=model, window=window)
 
 
 async def _statement_verdicts(
@@ -164,12 +167,14 @@ async def _statement_verdicts(
     if judge is None:
         return None
     questions = statement_questions(scenario, domain, transcript, reference)
+    started = ctx.clock()
     try:
         verdicts, responses = await judge_questions(judge, questions)
     except ProviderError as exc:
         transcript.status, transcript.error = "infra_error", f"statement judge: {exc}"
         return None
-    transcript.llm_calls.extend(judge_call(judge.config.name, r) for r in responses)
+    window = (started, ctx.clock())
+    transcript.llm_calls.extend(judge_call(judge.config.name, r, window) for r in responses)
     return verdicts
 
 

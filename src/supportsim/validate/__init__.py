@@ -1,6 +1,14 @@
 """Proofs that the checks are right: the blind statement corpus and how a reader of agent
-text (the rule path, a statement judge) agrees with it."""
+text (the rule path, a statement judge) agrees with it; baseline agents that do nothing
+useful, which no scenario may reward (``validate --baselines``)."""
 
+from supportsim.validate._baselines import (
+    MAX_MEAN_PARTIAL,
+    BaselineResult,
+    BaselineRun,
+    baselines,
+    run_baselines,
+)
 from supportsim.validate._corpus import (
     CLAIMS,
     CONCEPTS,
@@ -21,17 +29,22 @@ __all__ = [
     "CONCEPTS",
     "DISCLOSURES",
     "LANGUAGES",
+    "MAX_MEAN_PARTIAL",
     "PROMISES",
     "SPLITS",
+    "BaselineResult",
+    "BaselineRun",
     "Counts",
     "FactLabel",
     "Reader",
     "Statement",
     "Tally",
+    "baselines",
     "corpus_files",
     "evaluate",
     "load_corpus",
     "rows",
     "rule_reader",
+    "run_baselines",
     "same_fact",
 ]

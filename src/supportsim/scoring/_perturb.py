@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from supportsim.conversation import (
@@ -112,8 +113,14 @@ def _judge(variant: Variant, result: Score) -> str | None:
     return None
 
 
-async def perturb(domain: Domain, scenario: Scenario) -> PerturbResult:
-    """Generate and score every variant of one scenario."""
+async def perturb(
+    domain: Domain,
+    scenario: Scenario,
+    *,
+    observe: Callable[[Variant, Score], None] | None = None,
+) -> PerturbResult:
+    """Generate and score every variant of one scenario; ``observe`` sees each realised
+    variant's score (``benchmarks/bench_partial.py`` measures partial with it)."""
     out = PerturbResult(scenario.id)
     plan = reference_plan(scenario)
     reference = await reference_state(domain, scenario)
@@ -136,6 +143,8 @@ async def perturb(domain: Domain, scenario: Scenario) -> PerturbResult:
             out.discarded += 1
             continue
         result = score(scenario, domain, run, reference, initial=initial)
+        if observe is not None:
+            observe(variant, result)
         why = _judge(variant, result)
         if variant.expect == "valid":
             out.valid += 1

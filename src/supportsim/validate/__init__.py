@@ -3,10 +3,13 @@ text (the rule path, a statement judge) agrees with it; baseline agents that do 
 useful, which no scenario may reward (``validate --baselines``)."""
 
 from supportsim.validate._baselines import (
+    FLOOR_AGENT,
     MAX_MEAN_PARTIAL,
     BaselineResult,
     BaselineRun,
+    Floor,
     baselines,
+    do_nothing_floor,
     run_baselines,
 )
 from supportsim.validate._corpus import (
@@ -28,6 +31,7 @@ __all__ = [
     "CLAIMS",
     "CONCEPTS",
     "DISCLOSURES",
+    "FLOOR_AGENT",
     "LANGUAGES",
     "MAX_MEAN_PARTIAL",
     "PROMISES",
@@ -36,11 +40,13 @@ __all__ = [
     "BaselineRun",
     "Counts",
     "FactLabel",
+    "Floor",
     "Reader",
     "Statement",
     "Tally",
     "baselines",
     "corpus_files",
+    "do_nothing_floor",
     "evaluate",
     "load_corpus",
     "rows",

@@ -188,3 +188,23 @@ async def run_baselines(
             transcript, scored = await scripted_run(domain, scenario, agent, reference=reference)
             result.runs.append(BaselineRun(scenario, scored, transcript.termination))
     return results
+
+
+FLOOR_AGENT = "baseline:do-nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class Floor:
+    """What a do-nothing Agent scores on a scenario set: the floor every real Agent's
+    figures are read against (a report's "do-nothing floor" line)."""
+
+    agent: str
+    scenarios: int
+    strict_passes: int
+    partial_mean: float
+
+
+async def do_nothing_floor(domains: Mapping[str, Domain], scenarios: Sequence[Scenario]) -> Floor:
+    """The do-nothing baseline over ``scenarios`` (offline, no model call)."""
+    (result,) = await run_baselines(domains, scenarios, [FLOOR_AGENT])
+    return Floor(FLOOR_AGENT, len(result.runs), len(result.passed), result.mean_partial)

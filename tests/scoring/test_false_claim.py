@@ -217,3 +217,33 @@ def test_with_no_agent_text_nothing_is_claimed() -> None:
     transcript = _transcript_of([("customer", "Hello")])
     check = false_claim_check(SCENARIO, DOMAIN, transcript, set(DOMAIN.tools), CITE, stub_claims)
     assert check.passed
+
+
+async def test_the_oracle_announces_a_transfer_with_the_call_not_a_turn_before() -> None:
+    """ "I'm transferring you now" said a turn before the transfer would claim an escalation
+    not yet made: the oracle sends the words with the call, as an Agent does."""
+    from pathlib import Path
+
+    from supportsim.domains import DomainCatalogue
+    from supportsim.scenario import load_personas, load_scenarios
+    from supportsim.scoring import CONCEPTS, oracle_run
+
+    root = Path(__file__).parents[2]
+    domains = builtin_domains()
+    (scenario,) = load_scenarios(
+        [root / "scenarios" / "retail" / "goodwill_over_cap_escalation.yaml"],
+        catalogue=DomainCatalogue(domains, CONCEPTS),
+        personas=load_personas([root / "personas"]),
+    )
+    domain = domains["retail"]
+    transcript, result = await oracle_run(domain, scenario)
+    assert result.strict
+    (announcing,) = [m for m in transcript.messages if "transferring you" in m.content]
+    assert [c.name for c in announcing.tool_calls] == [TRANSFER_TOOL]
+
+    def escalating(text: str, lang: str) -> Collection[str]:
+        return {"escalated"} if "transferring you" in text else set()
+
+    cite = domain.template_cites["false_claim"]
+    tools = set(domain.tools)
+    assert false_claim_check(scenario, domain, transcript, tools, cite, escalating).passed

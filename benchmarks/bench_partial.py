@@ -21,9 +21,9 @@ from pathlib import Path
 
 from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.scenario import load_personas, load_scenarios
-from supportsim.scoring import CONCEPTS, Check, Score, oracle_run, perturb
-from supportsim.scoring._variant import Variant
-from supportsim.validate import run_baselines
+from supportsim.scoring import CONCEPTS, Check, Score, oracle_run
+from supportsim.validate import perturb, run_baselines
+from supportsim.validate._variant import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 

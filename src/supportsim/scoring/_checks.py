@@ -24,6 +24,45 @@ ROLE_OF_KIND: dict[str, CheckRole] = {
 """The role of a check whose ``role`` is None, by kind; every other kind is ``workflow``."""
 
 
+Answer = Literal["yes", "no", "unclear"]
+"""A statement judge's answer to its question: the claim is stated, is not, or cannot be
+told (``unclear`` fails the check and is counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """Agent text a verdict relies on: ``text`` found verbatim in message ``message`` (the
+    transcript's message index, as check reasons give it)."""
+
+    message: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The statement judge's verdict on one check's question (``_statement_judge.py``).
+
+    ``passed`` is the check's result by this verdict (a ``say`` step: yes, and placed in
+    order; a forbidden statement: no). ``request_sha256`` is the cache key of the request
+    (model and prompt, ``llm.request_key``); ``prompt_sha256`` the prompt's alone, so a
+    stored verdict is found again for the same question. ``problem`` says why a verdict is
+    ``unclear`` when the judge's answers were not accepted (a quote not in the messages)."""
+
+    kind: str
+    """The question's kind: say, disclose, identity_detail, other_customer_data,
+    reply_language, false_claim (what agreement is reported by)."""
+    answer: Answer
+    passed: bool
+    quotes: tuple[Quote, ...]
+    reason: str
+    model: str
+    request_sha256: str
+    prompt_sha256: str
+    attempts: int = 1
+    problem: str | None = None
+    cached: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     id: str
@@ -31,6 +70,11 @@ class Check:
     passed: bool
     reason: str
     weight: float = 1.0
+    rule: bool | None = None
+    """A communication check's result by the rules alone (None: not a communication
+    check). ``passed`` is the judge's when ``judged`` is set, this one otherwise."""
+    judged: Judged | None = None
+    """The statement judge's verdict that decided the check (None: rules decided)."""
     role: CheckRole | None = None
     """How it counts in partial; None: by its kind (``ROLE_OF_KIND``, else workflow). A
     plug-in Scorer sets ``guardrail`` for a rule that holds when nothing is done."""

@@ -19,7 +19,16 @@ from supportsim.conversation import Transcript
 from supportsim.domains import COMMON_ACTIONS, TRANSFER_TOOL, actions_of, builtin_domains
 from supportsim.scenario import ACTIONS, Scenario
 from supportsim.scoring import _templates
-from supportsim.scoring._templates import applicable, false_claim_check
+from supportsim.scoring._checks import Answer, Judged
+from supportsim.scoring._questions import Question
+from supportsim.scoring._say import Speech
+from supportsim.scoring._statement_judge import prompt_sha256
+from supportsim.scoring._templates import (
+    applicable,
+    false_claim_check,
+    false_claim_question,
+    template_checks,
+)
 
 CITE = "Never tell the customer something was done unless you did it."
 DOMAIN = dataclasses.replace(MOCK, template_cites={"false_claim": CITE})
@@ -247,3 +256,38 @@ async def test_the_oracle_announces_a_transfer_with_the_call_not_a_turn_before()
     cite = domain.template_cites["false_claim"]
     tools = set(domain.tools)
     assert false_claim_check(scenario, domain, transcript, tools, cite, escalating).passed
+
+
+def verdict_on(question: Question, answer: Answer) -> Judged:
+    """A statement judge's verdict on ``question`` as ``judge_questions`` stores it."""
+    key = prompt_sha256(question)
+    return Judged("false_claim", answer, answer == "no", (), "scripted", "scripted", "req", key)
+
+
+async def test_a_judge_decides_the_claim_the_rules_cannot_read() -> None:
+    transcript, _ = await converse(SCENARIO, [VERIFY, "I've refunded CH-2."], domain=DOMAIN)
+    tools = set(DOMAIN.tools)
+    speech = Speech(SCENARIO.language, SCENARIO.lexicon)
+    question = false_claim_question(SCENARIO, DOMAIN, transcript, tools, CITE)
+    assert question is not None and question.negative and question.kind == "false_claim"
+    # The judge is told what had been done by each message, by the same action map.
+    (index, _), *_ = question.messages
+    assert f"before message {index}: nothing" in question.claim
+    assert "refunded" in question.claim  # what the scenario's tools can do
+    for answer, passed in (("yes", False), ("no", True), ("unclear", False)):
+        verdicts = {prompt_sha256(question): verdict_on(question, answer)}
+        (check,) = template_checks(SCENARIO, DOMAIN, transcript, speech, tools, {}, verdicts)
+        assert check.id == "forbidden:false_claim"
+        assert (check.passed, check.judged is not None) == (passed, True), answer
+    # Without a judge the rules decide (and keep their result).
+    (check,) = template_checks(SCENARIO, DOMAIN, transcript, speech, tools, {}, None)
+    assert check.judged is None and check.rule == check.passed
+
+
+async def test_the_judge_is_told_what_each_message_follows() -> None:
+    transcript, _ = await converse(SCENARIO, [VERIFY, REFUND, "I've refunded CH-2."], domain=DOMAIN)
+    question = false_claim_question(SCENARIO, DOMAIN, transcript, set(DOMAIN.tools), CITE)
+    assert question is not None
+    (index, text), *_ = question.messages
+    assert text == "I've refunded CH-2."
+    assert f"before message {index}: refunded" in question.claim

@@ -32,3 +32,25 @@ async def test_every_scenario_is_cited_and_solvable(scenario: Scenario) -> None:
     assert uncited(scenario) == []
     _, score = await oracle_run(domain, scenario)
     assert score.strict, score.failed()
+
+
+def test_no_baseline_agent_passes_a_scenario_or_earns_partial(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`supportsim validate --baselines` over the library: agents that do nothing useful
+    pass no scenario strictly and earn at most 15% mean partial (CI runs this)."""
+    import orjson
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+    from supportsim.validate import MAX_MEAN_PARTIAL, baselines
+
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(app, ["validate", "scenarios", "--baselines", "--json"])
+    rows = orjson.loads(result.stdout)
+    assert len(rows) == 60
+    for name in baselines():
+        scored = [row["baselines"][name] for row in rows]
+        assert [row["id"] for row, got in zip(rows, scored, strict=True) if got["strict"]] == []
+        assert sum(got["partial"] for got in scored) / len(scored) <= MAX_MEAN_PARTIAL, name
+    assert result.exit_code == 0, result.output

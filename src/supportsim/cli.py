@@ -23,6 +23,7 @@ from supportsim.scenario import Persona, Scenario
 
 if TYPE_CHECKING:
     from supportsim.llm import ResponseCache
+    from supportsim.validate import BaselineResult, ScenarioVerdict
 
 app = typer.Typer(
     name="supportsim",
@@ -110,13 +111,22 @@ def validate(
             "valid ones must pass, invalid ones must fail the check they target.",
         ),
     ] = False,
+    with_baselines: Annotated[
+        bool,
+        typer.Option(
+            "--baselines",
+            help="Also run the baseline agents (do-nothing, refuse, transfer, claim-done) on "
+            "each scenario: each must score strict 0 everywhere and mean partial <= 15%.",
+        ),
+    ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per scenario instead.")
     ] = False,
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle
-    on each; exit 1 when an oracle run, a citation or (with --perturb) a variant fails."""
-    from supportsim.validate import validate_scenarios
+    on each; exit 1 when an oracle run, a citation, (with --perturb) a variant or (with
+    --baselines) a baseline fails."""
+    from supportsim.validate import run_baselines, validate_scenarios
 
     try:
         domains, persona_set, scenarios = load_inputs(paths, personas)
@@ -124,14 +134,25 @@ def validate(
         raise _fail_input(exc) from None
     if show_coverage and not as_json:
         _print_coverage(scenarios, domains, persona_set)
-    verdicts = asyncio.run(validate_scenarios(domains, scenarios, with_perturb=with_perturb))
+
+    async def check() -> tuple[list[ScenarioVerdict], list[BaselineResult]]:
+        verdicts = await validate_scenarios(domains, scenarios, with_perturb=with_perturb)
+        return verdicts, (await run_baselines(domains, scenarios) if with_baselines else [])
+
+    verdicts, baselines = asyncio.run(check())
     failures = sum(not v.ok for v in verdicts)
+    baselines_failed = any(not b.ok for b in baselines)
     if as_json:
         import orjson
 
         rows = [_verdict_json(v) for v in verdicts]
+        for i, entry in enumerate(rows if baselines else []):
+            entry["baselines"] = {
+                b.name: {"strict": b.runs[i].score.strict, "partial": b.runs[i].score.partial}
+                for b in baselines
+            }
         sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
-        raise typer.Exit(1 if failures else 0)
+        raise typer.Exit(1 if failures or baselines_failed else 0)
     table = Table(title=f"oracle check of {len(scenarios)} scenarios")
     table.add_column("scenario", no_wrap=True)
     for column in ("domain", "tags", "lang", "oracle", "partial"):
@@ -166,7 +187,37 @@ def validate(
             f"caught, {sum(p.discarded for p in perturbed)} not realisable (discarded)"
         )
     out.print(f"{len(scenarios) - failures} passed, {failures} failed")
-    raise typer.Exit(1 if failures else 0)
+    if baselines:
+        _print_baselines(baselines)
+    raise typer.Exit(1 if failures or baselines_failed else 0)
+
+
+def _print_baselines(results: list[BaselineResult]) -> None:
+    from supportsim.validate import MAX_MEAN_PARTIAL
+
+    n = len(results[0].runs) if results else 0
+    table = Table(title=f"baseline agents on {n} scenarios (each must pass none)")
+    table.add_column("baseline", no_wrap=True)
+    table.add_column("strict passes", justify="right")
+    table.add_column("mean partial", justify="right")
+    table.add_column("scenarios passed")
+    for b in results:
+        table.add_row(
+            b.name,
+            f"{len(b.passed)}/{len(b.runs)}",
+            f"{b.mean_partial:.1%}",
+            ", ".join(b.passed) or "none",
+        )
+    out.print(table)
+    problems = [p for b in results for p in b.problems()]
+    for problem in problems:
+        out.print(printable(problem), markup=False, highlight=False)
+    verdict = "failed" if problems else "passed"
+    out.print(
+        f"baselines {verdict}: strict 0 everywhere and mean partial <= {MAX_MEAN_PARTIAL:.0%}",
+        markup=False,
+        highlight=False,
+    )
 
 
 def _verdict_json(v: object) -> dict[str, object]:

@@ -39,6 +39,43 @@ def test_a_complete_run_exits_0_and_prints_the_table_and_the_directory(out: Path
     assert summary["run"]["units_recorded"] == 4
     assert summary["agents"]["oracle"]["strict_rate"] == 1.0
     assert summary["run"]["loop_lag"]["samples"] >= 0
+    # the do-nothing floor of these scenarios, offline: what the figures are read against
+    assert summary["floor"] == {
+        "agent": "baseline:do-nothing",
+        "scenarios": 2,
+        "strict_passes": 0,
+        "partial_mean": 0.0,
+    }
+    floor = "do-nothing floor: an agent that does nothing scores strict 0/2 and partial 0.0%"
+    assert floor in printed
+
+
+def test_report_keeps_the_floor_and_shows_it_in_the_terminal_and_the_html(out: Path):
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    console, err_console, _, _ = consoles()
+    assert (
+        run_command(
+            request(out, run_id="fl"),
+            env={},
+            summarise=summarise,
+            show=render_leaderboard,
+            console=console,
+            err=err_console,
+        )
+        == 0
+    )
+    run_dir = out / "fl"
+    shown = CliRunner().invoke(
+        app, ["report", str(run_dir), "--html", str(out / "r.html")], env={"COLUMNS": "200"}
+    )
+    assert shown.exit_code == 0, shown.output
+    line = "do-nothing floor: an agent that does nothing scores strict 0/2 and partial 0.0%"
+    assert line in shown.output
+    assert line in (out / "r.html").read_text()
+    assert json.loads((run_dir / "summary.json").read_text())["floor"]["scenarios"] == 2
 
 
 def test_bad_input_exits_2_and_writes_nothing(out: Path):

@@ -171,6 +171,24 @@ async def test_a_data_domain_runs_in_the_environment(tmp_path: Path) -> None:
             "no state field 'cusotmers'",
         ),
         (
+            {"domain.yaml": DOMAIN + "actions: {close_acount: [changed]}\n"},
+            "domain.yaml",
+            "actions.close_acount",
+            "no tool 'close_acount'",
+        ),
+        (
+            {"domain.yaml": DOMAIN + "actions: {get_balance: [changed]}\n"},
+            "domain.yaml",
+            "actions.get_balance",
+            "a read tool changes nothing",
+        ),
+        (
+            {"domain.yaml": DOMAIN + "actions: {close_account: [closed]}\n"},
+            "domain.yaml",
+            "actions.close_account[0]",
+            "'changed', 'escalated', 'flagged' or 'sent'",
+        ),
+        (
             {"state.schema.json": json.dumps({"type": "object", "properties": {"x": {"not": {}}}})},
             "state.schema.json",
             "properties.x",
@@ -188,6 +206,16 @@ def test_every_problem_names_the_file_and_the_field(
     assert any(
         p.file.endswith(file) and p.field == field and message in p.message for p in problems
     ), [str(p) for p in problems]
+
+
+def test_the_action_map_is_read_from_domain_yaml(tmp_path: Path) -> None:
+    folder = make(
+        tmp_path / "bank",
+        **{"domain.yaml": DOMAIN + "actions: {close_account: [changed, cancelled]}\n"},
+    )
+    assert load_domain_folder(folder).actions == {"close_account": ("changed", "cancelled")}
+    assert load_domain_folder(make(tmp_path / "plain")).actions == {}
+    assert telecom().actions["refund_charge"] == ("refunded", "credited")
 
 
 def test_schema_state_refuses_what_it_cannot_model() -> None:

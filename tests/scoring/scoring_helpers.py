@@ -24,11 +24,13 @@ from supportsim.scenario import Scenario
 from supportsim.scoring import Score, reference_state, score
 
 MOCK = mock.domain()
-Action = str | tuple[str, dict[str, Any]]
+Action = str | tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], str]
+"""A reply; a tool call; a tool call sent with text (shown after its result)."""
 
 
 class ScriptAgent:
-    """Performs a list of actions: a string is a reply, a (tool, args) pair a tool call."""
+    """Performs a list of actions: a string is a reply, a (tool, args) pair a tool call, a
+    (tool, args, text) triple a tool call sent with text."""
 
     name = "script"
 
@@ -49,9 +51,10 @@ class ScriptAgent:
         self.done += 1
         if isinstance(action, str):
             return AgentStep(content=action)
-        tool, args = action
+        tool, args, *text = action
         call_id = self.call_ids if self.call_ids is not None else f"c{next(self.ids)}"
-        return AgentStep(tool_calls=(ToolCall(call_id, tool, orjson.dumps(args).decode()),))
+        call = ToolCall(call_id, tool, orjson.dumps(args).decode())
+        return AgentStep(content="".join(text), tool_calls=(call,))
 
 
 async def no_sleep(_seconds: float) -> None:

@@ -102,7 +102,8 @@ async def test_a_skipped_step_fails_only_its_check() -> None:
         "step:confirm": ("no agent message says 'CH-2' and '30' and concept asking_confirmation")
     }
     assert result.strict is False
-    assert result.partial == 7 / 8
+    # 3 of 4 workflow steps; outcome and state passed, credited at that share
+    assert result.partial == (3 + 0.75 * 2) / 6
 
 
 async def test_a_write_whose_gate_never_happened_fails_too() -> None:
@@ -111,7 +112,7 @@ async def test_a_write_whose_gate_never_happened_fails_too() -> None:
         "step:confirm": ("no agent message says 'CH-2' and '30' and concept asking_confirmation"),
         "step:refund": "refund_charge done without confirm, which never happened",
     }
-    assert result.partial == 6 / 8
+    assert result.partial == (2 + 0.5 * 2) / 6
 
 
 async def test_a_wrong_argument_names_the_argument_and_the_expected_value() -> None:
@@ -127,7 +128,8 @@ async def test_a_wrong_argument_names_the_argument_and_the_expected_value() -> N
             "customers.C-1.charges.CH-2.refunded: False, expected True"
         ),
     }
-    assert (result.strict, result.partial) == (False, 5 / 8)
+    # 3 of 4 steps, the outcome held (state lost), one broken guardrail taken off
+    assert (result.strict, result.partial) == (False, (3 + 0.75 * 1) / 6 - 0.25)
 
 
 async def test_the_reason_explains_the_nearest_call_not_merely_the_last() -> None:
@@ -148,7 +150,8 @@ async def test_a_refused_call_gives_the_refusal_as_the_reason() -> None:
         "step:tell": "no agent message says 'refund'",
         "state": "final state differs: customers.C-1.charges.CH-2.refunded: False, expected True",
     }
-    assert (result.strict, result.partial) == (False, 3 / 8)
+    # no step done: the outcome and the forbidden checks that held earn nothing
+    assert (result.strict, result.partial) == (False, 0.0)
 
 
 async def test_an_approx_argument_accepts_the_amount_within_tolerance() -> None:
@@ -171,7 +174,7 @@ async def test_a_forbidden_call_fails_its_check_and_the_state() -> None:
         ),
         "state": "final state differs: customers.C-1.charges.CH-1.refunded: True, expected False",
     }
-    assert (result.strict, result.partial) == (False, 6 / 8)
+    assert (result.strict, result.partial) == (False, (4 + 1) / 6 - 0.25)
 
 
 async def test_a_leaked_note_fails_the_disclosure_check_in_any_case() -> None:
@@ -183,7 +186,7 @@ async def test_a_leaked_note_fails_the_disclosure_check_in_any_case() -> None:
             "agent disclosed 'retention offer': 'Retention\\n Offer' (message 9): forbidden"
         )
     }
-    assert (result.strict, result.partial) == (False, 7 / 8)
+    assert (result.strict, result.partial) == (False, 1.0 - 0.25)
 
 
 async def test_an_unnecessary_transfer_fails_the_outcome() -> None:
@@ -194,7 +197,7 @@ async def test_an_unnecessary_transfer_fails_the_outcome() -> None:
     assert failed(result) == {
         "outcome": "unnecessary escalation: transferred to a human, expected resolved"
     }
-    assert (result.strict, result.partial) == (False, 7 / 8)
+    assert (result.strict, result.partial) == (False, 5 / 6)
 
 
 async def test_reused_call_ids_still_place_each_call_at_its_own_result() -> None:
@@ -262,7 +265,7 @@ async def test_a_call_before_the_step_it_must_follow_fails_with_an_order_reason(
     assert failed(result) == {
         "step:refund": "refund_charge was called, but before the steps it must follow"
     }
-    assert (result.strict, result.partial) == (False, 7 / 8)
+    assert (result.strict, result.partial) == (False, (3 + 0.75 * 2) / 6)
 
 
 async def test_a_customer_who_gave_up_is_not_resolved() -> None:
@@ -341,7 +344,9 @@ async def test_an_escalated_scenario_without_a_transfer_fails_step_and_outcome()
         "outcome": "expected a transfer to a human; none was made",
     }
     assert ids(result) == ["step:verify", "step:handoff", "outcome", "state"]
-    assert (result.strict, result.partial) == (False, 2 / 4)
+    # a transfer changes no compared state: the state check is a guardrail, earning nothing
+    assert [c.counts_as for c in result.checks][-1] == "guardrail"
+    assert (result.strict, result.partial) == (False, (1 + 0.5 * 0) / 3)
 
 
 async def test_an_escalated_scenario_with_a_transfer_is_strict() -> None:
@@ -420,7 +425,7 @@ async def test_no_alternative_path_lists_why_each_failed() -> None:
             "expected 'C-1'; path 2: verify_identity was never called)"
         )
     }
-    assert (result.strict, result.partial) == (False, 1 / 2)
+    assert (result.strict, result.partial) == (False, 0.0)  # the outcome earns no credit alone
 
 
 async def test_a_path_must_happen_in_its_order() -> None:
@@ -453,9 +458,10 @@ async def test_weights_set_each_checks_share_of_partial() -> None:
         ("step:tell", 0.5, False),
         ("outcome", 1.0, True),
     ]
-    assert result.partial == pytest.approx(4 / 4.5)
+    # workflow 3 of 3.5; the outcome is credited at that share
+    assert result.partial == pytest.approx((3 + 3 / 3.5) / 4.5)
     _, worse = await converse(sc, ["Verified.", "Anything else?"])
-    assert worse.partial == pytest.approx(1 / 4.5)
+    assert worse.partial == 0.0
 
 
 SAY_REGEX = dict(

@@ -176,13 +176,16 @@ async def test_an_abnormal_end_scores_zero_whatever_the_components(loaded) -> No
         ).strict
 
 
-async def test_partial_is_half_components_half_gold_actions_matched(loaded) -> None:
+async def test_partial_is_the_gold_actions_done_with_the_database_as_an_end(loaded) -> None:
     scenario, transcript, reference = await gold(loaded, "0")  # 5 gold actions, none ignored
     wrong = copy.deepcopy(transcript.final_state)
     wrong["orders"]["#W2378156"]["status"] = "delivered"
     no_exchange = dataclasses.replace(transcript, calls=transcript.calls[:-1], final_state=wrong)
     result = tau2_score(scenario, no_exchange, reference)  # DB failed, NL met (no assertions)
-    assert result.partial == pytest.approx(0.5 * (1 / 2) + 0.5 * (4 / 5))
+    # workflow: 4 of 5 gold actions; DB an end (failed); NL asks nothing: it earns nothing
+    assert result.partial == pytest.approx((4 + 0.8 * 0) / (5 + 1))
+    nothing = dataclasses.replace(transcript, calls=[], final_state=wrong)
+    assert tau2_score(scenario, nothing, reference).partial == 0.0
     diagnostics = [c for c in result.checks if c.kind == "diagnostic"]
     assert [c.passed for c in diagnostics] == [True, True, True, True, False]
 

@@ -281,6 +281,8 @@ def write_summary(
         },
     )
     summary["measurement"] = with_loop_lag(summary.get("measurement"), session.info.get("loop_lag"))
+    if session.floor is not None:
+        summary["floor"] = session.floor
     try:
         write_doc(session.run_dir / SUMMARY, Summary, summary)
     except StoreError as exc:

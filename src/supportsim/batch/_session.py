@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -74,6 +75,7 @@ from supportsim.store import (
     iter_ledger,
     iter_records,
 )
+from supportsim.validate import do_nothing_floor
 
 
 @dataclass(slots=True)
@@ -99,6 +101,9 @@ class Session:
     lock: RunLock | None = None
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
     fingerprint: dict[str, Any] = field(default_factory=dict)
+    floor: dict[str, Any] | None = None
+    """The do-nothing floor of the run's scenarios (``store.Summary.floor``), set when the
+    session ran to its end; None when it was cancelled or the floor could not be scored."""
     """This invocation's inputs (``fingerprint``): workers must have the same."""
     quiet_s: float | None = None
     """A resumed run: how long ago its last session may still have sent a model request
@@ -493,6 +498,7 @@ async def execute(
         session.status = _outcome(session, batch)
         if session.status == "stopped" and session.stop_reason is None:
             session.stop_reason = launch_error or (hub.failure if hub is not None else None)
+        session.floor = await floor_of(ctx, on_note)
     except asyncio.CancelledError:
         current = asyncio.current_task()
         if current is not None and current.cancelling():
@@ -517,6 +523,21 @@ async def execute(
         if session.lock is not None:
             session.lock.release()
     return session
+
+
+async def floor_of(
+    ctx: UnitContext, on_note: Callable[[str], None] | None = None
+) -> dict[str, Any] | None:
+    """What a do-nothing Agent scores on the run's scenarios (scripted Customer, no model
+    call; a few milliseconds a scenario). A scenario it cannot score leaves the floor out
+    (None, said through ``on_note`` with the error), never the run: it is a reading aid."""
+    try:
+        floor = await do_nothing_floor(ctx.domains, list(ctx.scenarios.values()))
+    except Exception as exc:  # a bug of ours: said, and the run's results stand
+        if on_note is not None:
+            on_note(f"the do-nothing floor could not be scored: {type(exc).__name__}: {exc}")
+        return None
+    return dataclasses.asdict(floor)
 
 
 class _NoWriter:

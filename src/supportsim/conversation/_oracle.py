@@ -2,7 +2,10 @@
 
 It proves a scenario solvable and its checks consistent: on every bundled scenario the
 oracle must score strict = 1. It sends one tool call per step, so the transcript reads
-like a careful Agent's, and each say step ends its turn.
+like a careful Agent's, and each say step ends its turn, except the words that announce a
+transfer ("I'm transferring you now"), which go with the transfer call, as an Agent sends
+them: the transfer ends the conversation, and said a turn before it they would claim an
+escalation not yet made (``forbidden:false_claim``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import orjson
 
 from supportsim.conversation._participants import AgentContext, AgentStep
 from supportsim.conversation._transcript import Message
+from supportsim.domains import TRANSFER_TOOL
 from supportsim.llm import ToolCall
 from supportsim.scenario import PlanItem, PlannedCall, Scenario, reference_plan
 
@@ -50,6 +54,12 @@ class OracleAgent:
         if isinstance(item, PlannedCall):
             args = orjson.dumps(item.args).decode()
             return AgentStep(tool_calls=(ToolCall(f"oracle-{next(self._ids)}", item.tool, args),))
+        following = self._plan[self._next] if self._next < len(self._plan) else None
+        if isinstance(following, PlannedCall) and following.tool == TRANSFER_TOOL:
+            self._next += 1
+            args = orjson.dumps(following.args).decode()
+            call = ToolCall(f"oracle-{next(self._ids)}", following.tool, args)
+            return AgentStep(content=item.text, tool_calls=(call,))
         if self._next >= len(self._plan):
             self.finished = True
         return AgentStep(content=item.text)

@@ -21,9 +21,11 @@ from supportsim.domains._base import (
     tool,
 )
 from supportsim.domains._common import (
+    COMMON_ACTIONS,
     KB_TOOL,
     TRANSFER_TOOL,
     Owned,
+    actions_of,
     common_tools,
     private_values_of,
 )
@@ -57,6 +59,7 @@ def builtin_domains(scenario_paths: Iterable[str | os.PathLike[str]] = ()) -> di
 
 
 __all__ = [
+    "COMMON_ACTIONS",
     "DATA_DIRNAME",
     "KB_TOOL",
     "TRANSFER_TOOL",
@@ -70,6 +73,7 @@ __all__ = [
     "Session",
     "Tool",
     "ToolKind",
+    "actions_of",
     "builtin_domains",
     "common_tools",
     "deep_merge",

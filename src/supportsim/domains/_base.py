@@ -20,7 +20,7 @@ from typing import Any, Generic, Literal, TypeVar, get_type_hints
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from supportsim.errors import ToolError
-from supportsim.scenario import CATEGORIES
+from supportsim.scenario import CATEGORIES, Action
 
 KB_TOOL = "search_knowledge_base"
 
@@ -187,6 +187,13 @@ class Domain:
     template_cites: Mapping[str, str] = field(default_factory=dict)
     """Library-wide forbidden template -> the policy sentence that states the rule. A
     template applies only where the policy states it: a rule never told is never scored."""
+    actions: Mapping[str, tuple[Action, ...]] = field(default_factory=dict)
+    """The action map: a tool -> the completed actions a successful call of it performs
+    (``supportsim.scenario.ACTIONS``: refunded, credited, waived, cancelled, booked,
+    rescheduled, changed, escalated, flagged, sent). The ``false_claim`` template fails an
+    Agent message that claims an action no successful call before it performed; an action
+    no tool maps to is one the Agent can never truthfully claim. ``transfer_to_human``
+    escalates in every domain (``COMMON_ACTIONS``)."""
     scorers: Sequence[Callable[..., Any]] = field(default=())
     """The domain's own check kinds: ``supportsim.Scorer`` callables run on every one of its
     scenarios after the built-in kinds (see ``supportsim.scoring`` ``_scorer.py``)."""

@@ -10,10 +10,14 @@ from typing import Any
 
 from pydantic import Field
 
-from supportsim.domains._base import KB_TOOL, Args, Article, DomainState, Tool, tool
+from supportsim.domains._base import KB_TOOL, Args, Article, Domain, DomainState, Tool, tool
 from supportsim.errors import ToolError
+from supportsim.scenario import Action
 
 TRANSFER_TOOL = "transfer_to_human"
+COMMON_ACTIONS: Mapping[str, tuple[Action, ...]] = {TRANSFER_TOOL: ("escalated",)}
+"""What the common tools perform (the action map's part every domain shares): a transfer
+escalates, whatever the domain."""
 
 
 class TransferArgs(Args):
@@ -69,6 +73,11 @@ def knowledge_tool(articles: Sequence[Article]) -> Tool:
         }
 
     return search_knowledge_base
+
+
+def actions_of(domain: Domain) -> dict[str, tuple[Action, ...]]:
+    """The domain's action map with the common tools' (a domain may override them)."""
+    return {**COMMON_ACTIONS, **domain.actions}
 
 
 def common_tools(articles: Sequence[Article]) -> dict[str, Tool]:

@@ -15,6 +15,7 @@ Schema (or a Python class), and only the tools are code. ``domain.yaml``::
     owned:                            # whose records are private (other_customer_data)
       - {collection: customers, owner: id, fields: [name, phone]}
     public: [products]
+    actions: {refund_charge: [refunded]}  # what each write performs (false_claim)
     template_cites: {identity_detail: "never confirm which detail was wrong"}
     ignore_in_state: ["session.*"]
 
@@ -41,6 +42,7 @@ from supportsim.domains._base import Article, Domain, DomainState, Tool
 from supportsim.domains._common import Owned, common_tools, private_values_of
 from supportsim.domains._schema_state import SchemaStateError, state_model_from_schema
 from supportsim.errors import Problem, ScenarioError
+from supportsim.scenario import Action
 
 DOMAIN_FILE = "domain.yaml"
 
@@ -73,6 +75,11 @@ class DomainFile(BaseModel):
     facts: dict[str, list[str]] = {}
     owned: list[OwnedSpec] = []
     public: list[str] | None = None
+    actions: dict[str, list[Action]] = {}
+    """The action map: a write tool -> the completed actions a successful call performs
+    (refunded, credited, waived, cancelled, booked, rescheduled, changed, escalated,
+    flagged, sent). ``forbidden:false_claim`` fails a message that claims an action no
+    earlier successful call performed; transfer_to_human escalates without being listed."""
     template_cites: dict[str, str] = {}
     ignore_in_state: list[str] = ["session.*"]
 
@@ -119,6 +126,11 @@ class _Loader:
         for gate in spec.gates:
             if gate not in tools:
                 self.fail(f"gates.{gate}", f"no tool {gate!r} in this domain")
+        for name in spec.actions:
+            if name not in tools:
+                self.fail(f"actions.{name}", f"no tool {name!r} in this domain")
+            elif tools[name].kind != "write":
+                self.fail(f"actions.{name}", "a read tool changes nothing: it performs no action")
         for fact, names in spec.facts.items():
             for name in names:
                 if name not in tools:
@@ -160,6 +172,7 @@ class _Loader:
             gates=spec.gates,
             facts={k: tuple(v) for k, v in spec.facts.items()},
             private_values=private_values_of(*owned, public=spec.public) if owned else None,
+            actions={name: tuple(acts) for name, acts in spec.actions.items()},
             template_cites=spec.template_cites,
         )
 

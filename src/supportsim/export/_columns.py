@@ -49,7 +49,11 @@ UNIT = (
     Column("termination", "string", "customer_done, agent_transfer, max_turns, timeout, error"),
     Column("end_reason", "string", "why the conversation ended, in words"),
     Column("strict", "bool", "every check passed and it ended normally; empty when not scored"),
-    Column("partial", "float", "weighted share of checks passed, 0-1; empty when not scored"),
+    Column(
+        "partial",
+        "float",
+        "share of the workflow done, 0-1 (README: Scoring); empty when not scored",
+    ),
     Column("checks", "int", "checks evaluated"),
     Column("checks_failed", "int", "checks that failed"),
     Column("messages", "int", "messages (customer, agent and tool)"),

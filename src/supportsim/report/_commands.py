@@ -139,6 +139,8 @@ def report_command(
     document = checked(Summary, _keep_runner_facts(run_dir / SUMMARY, summary), run_dir / SUMMARY)
     if document.get("measurement") is not None:  # with the runner's loop lag, for the HTML
         summary = {**summary, "measurement": document["measurement"]}
+    if document.get("floor") is not None:  # the runner's do-nothing floor, for every format
+        summary = {**summary, "floor": document["floor"]}
     if json_file is not None:
         try:
             json_file.parent.mkdir(parents=True, exist_ok=True)
@@ -222,13 +224,15 @@ def _print_to_pipe(show: Callable[[], None], console: Console) -> None:
 
 
 def _keep_runner_facts(path: Path, summary: dict) -> dict:
-    """Keep what only the runner knew (loop lag, its last session, spend) when rewriting
-    summary.json; the counts are recomputed from the records."""
+    """Keep what only the runner knew (loop lag, its last session, spend, the do-nothing
+    floor) when rewriting summary.json; the counts are recomputed from the records."""
     try:
         previous = read_json(path) if path.exists() else {}
     except (OSError, ValueError):  # unreadable: replaced whole
         previous = {}
     old_run = previous.get("run") if isinstance(previous, dict) else None
+    if isinstance(previous, dict) and previous.get("floor") is not None:
+        summary = {**summary, "floor": previous["floor"]}  # computed by the runner only
     if isinstance(old_run, dict):
         summary = {**summary, "run": {**old_run, **summary.get("run", {})}}
         if summary.get("measurement") is not None:  # the lag part is the runner's

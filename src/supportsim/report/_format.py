@@ -49,6 +49,20 @@ def counts(mapping: Mapping[str, int]) -> str:
     return " · ".join(f"{k} {v}" for k, v in mapping.items()) or DASH
 
 
+def floor(summary: Mapping[str, Any]) -> str | None:
+    """The do-nothing floor line (``summary.json`` ``floor``), or None when the run has none:
+    'do-nothing floor: an agent that does nothing scores strict 0/60 and partial 0.0% on
+    these scenarios'."""
+    got = summary.get("floor")
+    if not got:
+        return None
+    return (
+        f"do-nothing floor: an agent that does nothing scores strict "
+        f"{got['strict_passes']}/{got['scenarios']} and partial {pct(got['partial_mean'])} on "
+        "these scenarios"
+    )
+
+
 def leaderboard_order(agents: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """Agents best first: strict rate, then partial mean, then name (unscored last)."""
 

@@ -21,6 +21,7 @@ from supportsim.report._format import (
     DASH,
     ci,
     counts,
+    floor,
     leaderboard_order,
     ms,
     number,
@@ -274,11 +275,19 @@ def render_leaderboard(summary: Mapping[str, Any], console: Console) -> None:
     """The per-agent tables (quality, then speed and cost): the end of ``supportsim run``."""
     if summary["agents"]:
         _leaderboards(summary, console)
+        _floor(summary, console)
+
+
+def _floor(summary: Mapping[str, Any], console: Console) -> None:
+    """The do-nothing floor, when the run has one: what the figures are read against."""
+    if (line := floor(summary)) is not None:
+        console.print(line, markup=False, highlight=False)
 
 
 def render_summary(summary: Mapping[str, Any], console: Console) -> None:
     """Print the whole terminal report: leaderboard, breakdowns, failing checks."""
     console.print(_header(summary))
+    _floor(summary, console)
     if not summary["agents"]:
         console.print("no conversation has finished yet")
         return

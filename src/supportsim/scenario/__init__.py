@@ -19,8 +19,10 @@ from supportsim.scenario._load import (
 )
 from supportsim.scenario._matchers import Matcher
 from supportsim.scenario._models import (
+    ACTIONS,
     CATEGORIES,
     TEMPLATES,
+    Action,
     CallSpec,
     Category,
     CustomerGoal,
@@ -64,10 +66,12 @@ from supportsim.scenario._tau2 import (
 )
 
 __all__ = [
+    "ACTIONS",
     "CATEGORIES",
     "REWARD_COMPONENTS",
     "SUITES_FILE",
     "TEMPLATES",
+    "Action",
     "CallSpec",
     "Catalogue",
     "Category",

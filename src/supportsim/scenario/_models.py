@@ -43,8 +43,23 @@ CATEGORIES: tuple[str, ...] = (
 )
 """The default categories (a workspace's ``categories`` add to them)."""
 Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=120)]
-Template = Literal["identity_detail", "other_customer_data", "reply_language"]
+Template = Literal["identity_detail", "other_customer_data", "reply_language", "false_claim"]
 TEMPLATES: tuple[Template, ...] = Template.__args__  # type: ignore[attr-defined]
+Action = Literal[
+    "refunded",
+    "credited",
+    "waived",
+    "cancelled",
+    "booked",
+    "rescheduled",
+    "changed",
+    "escalated",
+    "flagged",
+    "sent",
+]
+"""A completed action an Agent can claim ("I've refunded it") and a tool can perform (a
+domain's action map, ``Domain.actions``): what ``forbidden:false_claim`` compares."""
+ACTIONS: tuple[Action, ...] = Action.__args__  # type: ignore[attr-defined]
 Cites = Annotated[list[str], BeforeValidator(as_list)]
 
 
@@ -302,6 +317,16 @@ class MockTool(_Schema):
     write tool can change, so a response cannot silently never match."""
     returns: dict[str, Any] | None = None
     """JSON Schema of every response's ``result`` (optional; checked when loading)."""
+    actions: list[Action] = []
+    """The completed actions a successful call performs (a write tool's, for
+    ``forbidden:false_claim``): ``[refunded]`` lets the Agent say "I've refunded it" after
+    the call."""
+
+    @model_validator(mode="after")
+    def _actions_are_writes(self) -> MockTool:
+        if self.actions and self.kind != "write":
+            raise ValueError("actions: only a write tool performs actions (kind: write)")
+        return self
 
 
 # --- scenario -------------------------------------------------------------------------------
@@ -345,7 +370,8 @@ class Scenario(_Schema):
     """Library-wide forbidden checks to apply (default: every one the domain's policy
     states): identity_detail (naming which identity detail was wrong),
     other_customer_data (any value of another customer's records), reply_language (the
-    Agent answers a non-English scenario in English)."""
+    Agent answers a non-English scenario in English), false_claim (the Agent says an action
+    was done that no successful tool call before it performed)."""
     compare_state: list[str] | Literal["all", "none"] = "all"
     """State fields (dotted paths) that must equal the reference workflow's final state;
     ``all`` compares the whole state, ``none`` skips the state check."""

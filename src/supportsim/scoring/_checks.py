@@ -10,6 +10,18 @@ CheckKind = str
 open beyond them (a plug-in Scorer names its own kind).
 ``reward``: one component of an imported benchmark's reward (tau2: ``reward:DB``...);
 ``diagnostic``: counted in partial only, never in strict (tau2: a gold action matched)."""
+CheckRole = Literal["workflow", "end", "guardrail"]
+"""How a check counts in partial (``_score.partial_of``): ``workflow`` (a required step, the
+evidence it rests on, a plug-in kind) earns credit; ``end`` (the outcome, the final state)
+earns credit in proportion to the workflow done; ``guardrail`` (a forbidden action,
+disclosure or claim; a state check where nothing was to change) earns nothing when it
+holds and takes credit away when it is broken."""
+ROLE_OF_KIND: dict[str, CheckRole] = {
+    "forbidden": "guardrail",
+    "outcome": "end",
+    "state": "end",
+}
+"""The role of a check whose ``role`` is None, by kind; every other kind is ``workflow``."""
 
 
 Answer = Literal["yes", "no", "unclear"]
@@ -63,6 +75,14 @@ class Check:
     check). ``passed`` is the judge's when ``judged`` is set, this one otherwise."""
     judged: Judged | None = None
     """The statement judge's verdict that decided the check (None: rules decided)."""
+    role: CheckRole | None = None
+    """How it counts in partial; None: by its kind (``ROLE_OF_KIND``, else workflow). A
+    plug-in Scorer sets ``guardrail`` for a rule that holds when nothing is done."""
+
+    @property
+    def counts_as(self) -> CheckRole:
+        """The role it counts in partial with."""
+        return self.role or ROLE_OF_KIND.get(self.kind, "workflow")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +97,8 @@ class AssertionVerdict:
 @dataclass(frozen=True, slots=True)
 class Score:
     """strict: every check passed and the conversation ended normally.
-    partial: weighted share of checks passed (0..1)."""
+    partial: the share of the workflow done, guardrail violations taken off (0..1;
+    ``_score.partial_of``)."""
 
     checks: tuple[Check, ...]
     strict: bool

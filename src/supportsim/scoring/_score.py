@@ -12,7 +12,8 @@ from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.domains import TRANSFER_TOOL, Domain, Tool
 from supportsim.environment import Environment
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
-from supportsim.scoring._checks import AssertionVerdict, Check, Score
+from supportsim.scoring._checks import AssertionVerdict, Check, CheckRole, Score
+from supportsim.scoring._partial import partial_of
 from supportsim.scoring._questions import Question, disclosure_question
 from supportsim.scoring._say import Speech, discloses
 from supportsim.scoring._scorer import (
@@ -118,7 +119,9 @@ def score_outcome(scenario: Scenario, transcript: Transcript, ref: Reference) ->
 
 def score_state(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
     """The ``state`` check: the final state against the reference workflow's."""
-    return state_checks(scenario, ref.domain, transcript.final_state, dict(ref.state))
+    return state_checks(
+        scenario, ref.domain, transcript.final_state, dict(ref.state), initial=ref.initial
+    )
 
 
 BUILTIN_SCORERS: tuple[Scorer, ...] = (score_steps, score_forbidden, score_outcome, score_state)
@@ -135,11 +138,11 @@ def rules_for(domain: Domain, tools: Mapping[str, Tool]) -> Rules:
 
 
 def summarise(checks: Sequence[Check], *, normal_end: bool) -> Score:
-    total = sum(c.weight for c in checks)
-    passed = sum(c.weight for c in checks if c.passed)
-    all_passed = all(c.passed for c in checks)
-    partial = passed / total if total else (1.0 if normal_end else 0.0)
-    return Score(tuple(checks), all_passed and normal_end, partial)
+    """strict: every check passed and the conversation ended normally; partial: the share
+    of the workflow done, with ends (outcome, state) credited only in proportion to it and
+    broken guardrails taken off (``_partial.py``: doing nothing earns 0)."""
+    strict = all(c.passed for c in checks) and normal_end
+    return Score(tuple(checks), strict, partial_of(checks, normal_end=normal_end))
 
 
 def forbidden_checks(
@@ -227,26 +230,48 @@ def outcome_check(scenario: Scenario, transcript: Transcript) -> Check:
 
 
 def state_checks(
-    scenario: Scenario, domain: Domain, final: dict[str, Any], reference: dict[str, Any]
+    scenario: Scenario,
+    domain: Domain,
+    final: dict[str, Any],
+    reference: dict[str, Any],
+    *,
+    initial: Mapping[str, Any] | None = None,
 ) -> list[Check]:
+    """The ``state`` check on the compared fields. With ``initial`` (the scenario's initial
+    state dump), a reference workflow that changes none of them makes the check a
+    guardrail: an unchanged state is no work done, only a rule kept (``_partial.py``)."""
     if scenario.compare_state == "none":
         return []
     got, want = dict(flatten(final)), dict(flatten(reference))
-    keys = sorted(set(got) | set(want))
-    if scenario.compare_state != "all":
-        keys = [
-            k for k in keys if any(k == p or k.startswith(p + ".") for p in scenario.compare_state)
-        ]
-    keys = [k for k in keys if not any(fnmatch.fnmatchcase(k, g) for g in domain.ignore_in_state)]
+    keys = _compared(scenario, domain, set(got) | set(want))
     missing = object()
     diffs = [k for k in keys if got.get(k, missing) != want.get(k, missing)]
+    role: CheckRole | None = None
+    if initial is not None:
+        before = dict(flatten(dict(initial)))
+        compared = _compared(scenario, domain, set(before) | set(want))
+        if all(before.get(k, missing) == want.get(k, missing) for k in compared):
+            role = "guardrail"
     if not diffs:
-        return [Check("state", "state", True, "final state matches the reference workflow's")]
+        reason = "final state matches the reference workflow's"
+        if role == "guardrail":
+            reason += " (which changes nothing)"
+        return [Check("state", "state", True, reason, role=role)]
     shown = "; ".join(
         f"{k}: {got.get(k, '<absent>')!r}, expected {want.get(k, '<absent>')!r}" for k in diffs[:3]
     )
     more = f" (+{len(diffs) - 3} more)" if len(diffs) > 3 else ""
-    return [Check("state", "state", False, f"final state differs: {shown}{more}")]
+    return [Check("state", "state", False, f"final state differs: {shown}{more}", role=role)]
+
+
+def _compared(scenario: Scenario, domain: Domain, keys: set[str]) -> list[str]:
+    """The dotted keys the state check compares: the declared fields (or all), minus the
+    domain's free-text fields."""
+    out = sorted(keys)
+    if scenario.compare_state != "all":
+        fields = scenario.compare_state
+        out = [k for k in out if any(k == p or k.startswith(p + ".") for p in fields)]
+    return [k for k in out if not any(fnmatch.fnmatchcase(k, g) for g in domain.ignore_in_state)]
 
 
 def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:

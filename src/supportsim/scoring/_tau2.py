@@ -17,21 +17,27 @@ sierra-research/tau2-bench ``src/tau2/evaluator``, MIT):
 
 strict = tau2's reward: the product of the components (all met), the conversation ended by
 the Customer or the Agent (any other end is reward 0), and nothing unscored.
-partial (a diagnostic, never tau2's number) = half the share of components met plus half
-the share of required gold actions matched by a call (``diagnostic`` checks, one per
-action); the component share alone when no action is required.
+partial (a diagnostic, never tau2's number) is supportsim's partial (``_partial.py``) over
+the same checks: the workflow is the required gold actions matched by a call
+(``diagnostic`` checks, one per action) and the COMMUNICATE and NL_ASSERTION components
+that ask for something; DB and ACTION are ends, credited in proportion to the workflow
+done; a component met because the task asks nothing of it (no strings, no assertions, no
+database criteria) earns nothing. An Agent that calls no gold action and says nothing
+asked for earns 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.domains.tau2_retail import db_hash
 from supportsim.environment import CallRecord
 from supportsim.scenario import Scenario, Tau2Action, Tau2Task
-from supportsim.scoring._checks import AssertionVerdict, Check, Score
+from supportsim.scoring._checks import AssertionVerdict, Check, CheckRole, Score
+from supportsim.scoring._partial import partial_of
 
 NO_JUDGE = "not judged: run with --assertion-judge MODEL to score NL_ASSERTION"
 
@@ -69,16 +75,7 @@ def tau2_score(
             components.append(check)
     actions = action_diagnostics(task, transcript.calls)
     strict = normal and not unscored and all(c.passed for c in components)
-    share = sum(c.passed for c in components) / len(components)
-    if actions:
-        partial = 0.5 * share + 0.5 * sum(c.passed for c in actions) / len(actions)
-        weights = [0.5 / len(components)] * len(components) + [0.5 / len(actions)] * len(actions)
-    else:
-        partial, weights = share, [1.0 / len(components)] * len(components)
-    checks = [
-        Check(c.id, c.kind, c.passed, c.reason, weight)
-        for c, weight in zip([*components, *actions], weights, strict=True)
-    ]
+    checks = [replace(c, role=_role(c.id, task)) for c in components] + actions
     if not normal:
         checks.append(
             Check(
@@ -90,7 +87,23 @@ def tau2_score(
                 0.0,
             )
         )
+    partial = partial_of(checks, normal_end=normal)
     return Score(tuple(checks), strict, partial, tuple(unscored), tuple(verdicts or ()))
+
+
+def _role(component_id: str, task: Tau2Task) -> CheckRole:
+    """How a reward component counts in partial: what the task asks the Agent to say is
+    workflow, the database and the gold actions are ends, and a component the task asks
+    nothing of is met by doing nothing, so it earns nothing (a guardrail that holds)."""
+    asked = {
+        "reward:DB": task.db_criteria,
+        "reward:COMMUNICATE": bool(task.communicate_info),
+        "reward:NL_ASSERTION": bool(task.nl_assertions),
+        "reward:ACTION": bool(_required(task)),
+    }
+    if not asked.get(component_id, True):
+        return "guardrail"
+    return "end" if component_id in ("reward:DB", "reward:ACTION") else "workflow"
 
 
 def db_check(final: Mapping[str, Any], reference: Mapping[str, Any]) -> Check:

@@ -351,6 +351,16 @@ class RescoredInfo(_Doc):
     units: int
 
 
+class Floor(_Doc):
+    """What a do-nothing Agent scores on the run's scenarios (``validate --baselines``'s
+    ``baseline:do-nothing``, offline): the floor the run's figures are read against."""
+
+    agent: str
+    scenarios: int
+    strict_passes: int
+    partial_mean: float
+
+
 class Summary(_Doc):
     """``summary.json``: the numbers of a run, computed once (``supportsim.report``)."""
 
@@ -368,6 +378,8 @@ class Summary(_Doc):
     """agreement.json's statistics, when the run was judged (``supportsim report``)."""
     measurement: Measurement | None = None
     """How much measurement inflation the run had (``store._measurement``)."""
+    floor: Floor | None = None
+    """The do-nothing floor of the run's scenarios (computed by ``run`` when it ends)."""
     statement_judge: StatementJudgeSection | None = None
     """Rules against the statement judge, per check kind and language, and the
     disagreements (absent when no check was judged)."""

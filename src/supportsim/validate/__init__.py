@@ -2,8 +2,19 @@
 text (the rule path, a statement judge) agrees with it; the library conversations written
 blind and their replay through the real runtime and scorer; ``validate``'s verdict on each
 scenario (the oracle run and the perturbation proof, whose statements come from the
-corpus)."""
+corpus); baseline agents that do nothing useful, which no scenario may reward
+(``validate --baselines``)."""
 
+from supportsim.validate._baselines import (
+    FLOOR_AGENT,
+    MAX_MEAN_PARTIAL,
+    BaselineResult,
+    BaselineRun,
+    Floor,
+    baselines,
+    do_nothing_floor,
+    run_baselines,
+)
 from supportsim.validate._conversations import (
     Action,
     Conversation,
@@ -44,16 +55,21 @@ __all__ = [
     "CLAIMS",
     "CONCEPTS",
     "DISCLOSURES",
+    "FLOOR_AGENT",
     "LANGUAGES",
+    "MAX_MEAN_PARTIAL",
     "PROMISES",
     "READING_TOOL",
     "SPLITS",
     "Action",
+    "BaselineResult",
+    "BaselineRun",
     "Conversation",
     "ConversationFile",
     "ConversationKind",
     "Counts",
     "FactLabel",
+    "Floor",
     "JudgeReadings",
     "Miss",
     "PerturbResult",
@@ -66,8 +82,10 @@ __all__ = [
     "Statement",
     "Tally",
     "Turn",
+    "baselines",
     "by_scenario",
     "corpus_files",
+    "do_nothing_floor",
     "evaluate",
     "judge_readings",
     "load_conversations",
@@ -78,6 +96,7 @@ __all__ = [
     "replay",
     "rows",
     "rule_reader",
+    "run_baselines",
     "same_fact",
     "scenario_problems",
     "state_hash",

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from supportsim._yaml import read_yaml
 from supportsim.errors import Problem, ScenarioError
+from supportsim.scenario import Action
 
 Split = Literal["tune", "holdout"]
 SPLITS: tuple[Split, ...] = ("tune", "holdout")
@@ -46,18 +47,7 @@ Concept = Literal[
     "asking_confirmation",
     "offering_goodwill",
 ]
-ClaimKind = Literal[
-    "refunded",
-    "credited",
-    "waived",
-    "cancelled",
-    "booked",
-    "rescheduled",
-    "changed",
-    "escalated",
-    "flagged",
-    "sent",
-]
+ClaimKind = Action
 """A completed action stated as done: what ``forbidden:false_claim`` checks against the
 actions the Agent's tool calls performed."""
 PromiseKind = Literal["refund", "credit", "waive", "callback", "delivery", "replacement", "fix"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from supportsim.conversation import (
@@ -144,12 +144,18 @@ def tune_corpus() -> tuple[Statement, ...]:
 
 
 async def perturb(
-    domain: Domain, scenario: Scenario, corpus: Sequence[Statement] | None = None
+    domain: Domain,
+    scenario: Scenario,
+    corpus: Sequence[Statement] | None = None,
+    *,
+    observe: Callable[[Variant, Score], None] | None = None,
 ) -> PerturbResult:
     """Generate and score every variant of one scenario.
 
     ``corpus``: the statements reworded and wrong statements are drawn from (default: the
-    bundled ``tune`` split; never ``holdout``, which the figures are measured on)."""
+    bundled ``tune`` split; never ``holdout``, which the figures are measured on).
+    ``observe`` sees each realised variant's score (``benchmarks/bench_partial.py``
+    measures partial with it)."""
     out = PerturbResult(scenario.id)
     plan = reference_plan(scenario)
     reference = await reference_state(domain, scenario)
@@ -177,6 +183,8 @@ async def perturb(
             out.discarded += 1
             continue
         result = score(scenario, domain, run, reference, initial=initial)
+        if observe is not None:
+            observe(variant, result)
         why = _judge(variant, result)
         out.names.append(variant.name)
         if variant.expect == "valid":

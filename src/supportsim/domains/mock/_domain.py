@@ -146,6 +146,7 @@ POLICY = """\
 - Never reveal internal notes or another customer's data.
 - If verification fails, never say which detail was wrong.
 - Transfer to a human only when the customer asks for one or policy requires it.
+- Never tell the customer something was done unless you did it.
 """
 
 ARTICLES = (
@@ -180,5 +181,6 @@ def domain() -> Domain:
         gates={"verify_identity": "customer_id"},
         facts={"charge": ("list_charges",), "customer": ("get_customer", "verify_identity")},
         private_values=private_values_of(Owned("customers", "id", ("name", "email"))),
+        actions={"refund_charge": ("refunded",), "update_email": ("changed",)},
         # No templates: tests opt in with dataclasses.replace(domain, template_cites=...).
     )

@@ -31,6 +31,7 @@ from supportsim.domains.tau2_retail import _writes as w
 from supportsim.domains.tau2_retail._data import base_db, retail_dir, with_overrides
 from supportsim.domains.tau2_retail._state import TABLES, Tau2RetailState, hash_of_db, tau2_db
 from supportsim.errors import Problem, ScenarioError
+from supportsim.scenario import Action
 
 NAME = "tau2_retail"
 
@@ -57,6 +58,20 @@ TOOLS: tuple[Tool, ...] = (
 GATES = {"find_user_id_by_email": "user_id", "find_user_id_by_name_zip": "user_id"}
 """The identity lookups the policy requires first. Their result is the user id as text
 (tau2's), not a mapping: the key names what that text is."""
+
+ACTIONS: dict[str, tuple[Action, ...]] = {
+    "cancel_pending_order": ("cancelled", "refunded"),
+    "exchange_delivered_order_items": ("changed",),
+    "modify_pending_order_address": ("changed",),
+    "modify_pending_order_items": ("changed",),
+    "modify_pending_order_payment": ("changed",),
+    "modify_user_address": ("changed",),
+    "return_delivered_order_items": ("refunded",),
+    "transfer_to_human_agents": ("escalated",),
+}
+"""What each tool performs (the action map): a cancellation refunds to the payment
+history's methods, a return is refunded to the method given, tau2's transfer tool (a read
+in tau2's toolkit: it changes no table) escalates."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +116,7 @@ def domain(data_dir: str | os.PathLike[str]) -> Tau2Domain:
         tools={t.name: t for t in TOOLS},
         policy=policy,
         gates=GATES,
+        actions=ACTIONS,
         facts={
             "user_id": ("find_user_id_by_email", "find_user_id_by_name_zip"),
             "user": ("get_user_details",),
@@ -128,6 +144,7 @@ def db_hash(state: DomainState | Mapping[str, Any]) -> str:
 
 
 __all__ = [
+    "ACTIONS",
     "GATES",
     "NAME",
     "TOOLS",

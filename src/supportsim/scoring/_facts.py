@@ -113,7 +113,7 @@ class ReadFact:
 
 HOURS = {"minutes": 1 / 60, "hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0}
 """A duration's unit in hours (a month as an average, 730 h: read out, never compared)."""
-_ID = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,5}[-_ ]?\d{2,}(?:-\d+)*)(?![a-z0-9])")
+_ID = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,5}(?:[-_]\d+|[ ]?\d{2,})(?:-\d+)*)(?![a-z0-9])")
 
 
 def stated_facts(

@@ -34,6 +34,7 @@ from supportsim.scoring._facts_vocab import (
     period_key,
     weekdays,
 )
+from supportsim.scoring._facts_words import cardinals, day_ordinals
 
 _DAY = 24 * 60
 
@@ -125,7 +126,30 @@ def _date_regexes(langs: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         ),
         re.compile(rf"(?<![\w.,/:-])(?P<d>\d{{1,2}}){ordinal}\.?\s?(?:of\s|de\s)?{month}{year}"),
         re.compile(rf"{month}\s?(?:the\s)?(?P<d>\d{{1,2}}){ordinal}(?![\w:]){year}"),
+        re.compile(rf"(?<![a-z-])(?P<w>{_day_words(langs)})\s(?:of\s|de\s)?{month}{year}"),
+        re.compile(rf"{month}\s(?:the\s)?(?P<w>{_day_words(langs)})(?![a-z-]){year}"),
     )
+
+
+@cache
+def _day_words(langs: tuple[str, ...]) -> str:
+    """A regex for a day of the month in words: cardinals and ordinals 1-31 ("vingt-trois",
+    "eighteenth", "achtzehnten", "primero"), hyphens and spaces alike."""
+    words = {w for lang in langs for w, n in cardinals(lang).items() if 1 <= n <= 31}
+    words |= {w for lang in langs for w in day_ordinals(lang)}
+    ordered = sorted(words, key=len, reverse=True)
+    return "|".join(r"[ -]".join(re.escape(p) for p in w.split(" ")) for w in ordered)
+
+
+def _day_value(m: re.Match[str], langs: tuple[str, ...]) -> int:
+    if m.groupdict().get("w") is None:
+        return int(m.group("d"))
+    key = re.sub(r"[ -]+", " ", m.group("w"))
+    for lang in langs:
+        value = cardinals(lang).get(key) or day_ordinals(lang).get(key)
+        if value:
+            return value
+    return 0
 
 
 def _valid(year: int | None, short: bool, month: int, day: int) -> bool:
@@ -155,7 +179,7 @@ def dates(f: Folded, langs: tuple[str, ...]) -> list[Found]:
     """Calendar dates as (year | None, two-digit year, month, day). Weak (they may be
     something else): "20.04." and "4/20" without a year unless a date word comes before
     ("am 20.04.", "on 4/20"), and an English month name in lower case ("10 may apply")."""
-    iso, dotted, slashed, day_first, month_first = _date_regexes(langs)
+    iso, dotted, slashed, day_first, month_first, words_first, month_words = _date_regexes(langs)
     names = months(langs)
     found: list[Found] = []
 
@@ -179,9 +203,9 @@ def dates(f: Folded, langs: tuple[str, ...]) -> list[Found]:
         weak = y is None and not _dated(f, m.start(), langs)
         add(m, y, *first, weak) or add(m, y, *second, weak)
     proper = capitalised_months(langs)
-    for regex in (day_first, month_first):
+    for regex in (day_first, month_first, words_first, month_words):
         for m in regex.finditer(f.text):
             name = m.group("mon")
             weak = name in proper and f.cased[m.start("mon")].islower()
-            add(m, m.group("y"), names[name], int(m.group("d")), weak)
+            add(m, m.group("y"), names[name], _day_value(m, langs), weak)
     return found

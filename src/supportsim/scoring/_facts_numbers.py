@@ -251,9 +251,9 @@ def durations(f: Folded, langs: tuple[str, ...]) -> list[Found]:
         amount, unit = _spoken_durations(langs)[m.group()]
         idioms.append(Found(m.start(), m.end(), float(amount), frozenset({unit})))
     # "quinze jours" is two weeks; the literal fifteen days is only a guess
-    spans = {(i.start, i.end) for i in idioms}
-    found = [replace(d, weak=True) if (d.start, d.end) in spans else d for d in found]
-    return longest(found + idioms)
+    starts = {i.start for i in idioms}
+    found = [replace(d, weak=True) if d.start in starts else d for d in longest(found)]
+    return found + [i for i in idioms if not any(d.start < i.start < d.end for d in found)]
 
 
 @cache

@@ -150,6 +150,20 @@ def _clause(text: str, start: int, end: int, *, sentence: bool = False) -> tuple
     return lo, hi
 
 
+def act_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The part of folded ``text`` an act at ``[start, end)`` gives its values in: its
+    sentence (not cut at "13." or "Dr.") up to a semicolon or a dash between spaces, but
+    across a colon ("Refunded: CH-778, 35 USD")."""
+    lo, hi = _clause(text, start, end, sentence=True)
+    cuts = [m.span() for m in _PART.finditer(text, lo, hi)]
+    lo = max((e for s, e in cuts if e <= start), default=lo)
+    hi = min((s for s, e in cuts if s >= end), default=hi)
+    return lo, hi
+
+
+_PART = re.compile(r";|\s[-–—]\s")
+
+
 def ruled_out(f: Folded, found: Sequence[Found], langs: tuple[str, ...]) -> set[int]:
     """Indices of ``found`` (statements of one kind) mentioned but not stated as true."""
     rx = _regexes(langs)

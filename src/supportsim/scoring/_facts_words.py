@@ -82,7 +82,7 @@ def day_ordinals(lang: str) -> dict[str, int]:
 @cache
 def _prefixes(lang: str) -> frozenset[str]:
     """Every leading run of words of a spelled number ("two", "two hundred", ...)."""
-    out = set()
+    out: set[str] = set()
     for key in cardinals(lang):
         words = key.split(" ")
         out.update(" ".join(words[:n]) for n in range(1, len(words) + 1))
@@ -178,7 +178,7 @@ _FUNCTION = {
     " instead please you your yours we our i me my he she they them their his her us"
     " not no never including included plus minus",
     "de": "der die das den dem des ein eine einen einem einer eines und oder aber sondern denn"
-    " zu zum zur von vom im in am an auf aus bei mit nach seit bis fur uber unter vor hinter"
+    " zu zum zur von vom im in am an auf aus bei mit nach seit bis fur uber unter vor hinter um"
     " neben zwischen ist sind war waren wird werden wurde wurden hat haben hatte hatten kann"
     " konnen muss mussen soll sollen darf durfen mochte es sie er wir ich ihr ihnen ihre ihr"
     " ihren ihrem uns mir mich dich dir sich dies diese dieser dieses dann als wie wenn falls"

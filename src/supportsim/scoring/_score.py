@@ -12,6 +12,7 @@ from supportsim.domains import TRANSFER_TOOL, Domain, Tool
 from supportsim.environment import Environment
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
 from supportsim.scoring._checks import AssertionVerdict, Check, Score
+from supportsim.scoring._facts import calendar_of
 from supportsim.scoring._say import Speech, discloses
 from supportsim.scoring._scorer import (
     Reference,
@@ -67,7 +68,7 @@ def score(
 
 
 def _speech(scenario: Scenario) -> Speech:
-    return Speech(scenario.language, scenario.lexicon)
+    return Speech(scenario.language, scenario.lexicon, calendar_of(scenario.context))
 
 
 def score_steps(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from supportsim.scenario import SayItem
-from supportsim.scoring._facts import Calendar, Fact, find_fact
+from supportsim.scenario import SayItem, Scenario
+from supportsim.scoring._facts import Calendar, Fact, calendar_of, find_fact
 from supportsim.scoring._lexicon import find_concept, negated
 from supportsim.scoring._span import Span
 from supportsim.scoring._text import find_span, phrase_regex
@@ -27,6 +27,11 @@ class Speech:
     lang: str
     lexicon: Mapping[str, Sequence[str]]
     calendar: Calendar | None = None
+
+
+def speech_of(scenario: Scenario) -> Speech:
+    """How ``scenario``'s statements are read: its language, lexicon and dates."""
+    return Speech(scenario.language, scenario.lexicon, calendar_of(scenario.context))
 
 
 def as_fact(item: SayItem) -> Fact | None:

@@ -8,8 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from scoring_helpers import Action, converse, failed
+from scoring_helpers import (
+    LOOKUP,
+    REFUND,
+    REFUND_SCENARIO,
+    VERIFY,
+    Action,
+    converse,
+    failed,
+)
 
 from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.scenario import Scenario, load_personas, load_scenarios
@@ -19,28 +26,7 @@ from supportsim.scoring._facts_roles import conflict
 from supportsim.scoring._span import Span
 
 ROOT = Path(__file__).resolve().parents[2]
-VERIFY: Action = ("verify_identity", {"customer_id": "C-1", "pin": "4321"})
-LOOKUP: Action = ("list_charges", {"customer_id": "C-1"})
-REFUND: Action = ("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30})
-
-BASE: dict[str, Any] = yaml.safe_load(
-    """
-id: say-facts-test
-title: contradictions
-domain: mock
-persona: tester
-tags: [billing]
-customer: {reason: charged twice}
-workflow:
-  - {id: verify, tool: verify_identity, args: {customer_id: C-1, pin: "4321"}}
-  - {id: saw, observe: CH-2, fact: charge, tool: list_charges, args: {customer_id: C-1}}
-  - {id: refund, tool: refund_charge, args: {customer_id: C-1, charge_id: CH-2, amount: 30}}
-  - id: tell
-    say: [{concept: refunding}, {money: 30, currency: USD}]
-    text: I refunded CH-2, 30 USD.
-compare_state: none
-"""
-)
+BASE: dict[str, Any] = {**REFUND_SCENARIO, "id": "say-facts-test"}
 
 
 def scenario(**changes: Any) -> Scenario:

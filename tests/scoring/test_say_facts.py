@@ -21,7 +21,7 @@ from scoring_helpers import (
 from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.scenario import Scenario, load_personas, load_scenarios
 from supportsim.scoring import CONCEPTS
-from supportsim.scoring._facts import Fact
+from supportsim.scoring._facts import Fact, stated_facts
 from supportsim.scoring._facts_roles import conflict
 from supportsim.scoring._span import Span
 
@@ -43,6 +43,9 @@ def scenario(**changes: Any) -> Scenario:
         "Your 30 USD for CH-2 have been refunded; your balance is now 70 USD.",
         "I have refunded 30 USD of the 60 USD you paid, for CH-2.",
         "I refunded CH-2 on your account A-9: 30 USD.",  # another family: no role of a charge
+        "CH-1 is the original, so I have refunded the duplicate, 30 USD.",  # another clause
+        "I have refunded CH-1, sorry, I mean CH-2, 30 USD.",  # corrected
+        "I've refunded CH-2, 30 USD, so your balance is now 70 USD.",  # another thing's value
     ],
 )
 async def test_a_statement_with_the_right_values_passes(said: str) -> None:
@@ -57,6 +60,8 @@ async def test_a_statement_with_the_right_values_passes(said: str) -> None:
         ("I've refunded CH-1 and CH-2, 30 USD each.", "CH-1", "CH-2"),
         ("The charge was 30 USD. I have refunded 35 USD to you.", "35 USD", "money 30.0 USD"),
         ("The 30 USD charge is on file; I have refunded €30.", "€30", "money 30.0 USD"),
+        ("I have refunded CH-2, sorry, I mean CH-1, 30 USD.", "CH-1", "CH-2"),
+        ("CH-2 stays; I have refunded CH-1, 30 USD.", "CH-1", "CH-2"),
     ],
 )
 async def test_a_statement_giving_the_act_another_value_fails(
@@ -194,3 +199,20 @@ async def test_a_duration_step_accepts_other_units() -> None:
     for said in ("Within 2 days.", "Within 1-2 days."):
         _, result = await converse(sc, [VERIFY, LOOKUP, REFUND, said])
         assert set(failed(result)) == {"step:within"}, said
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "stated"),
+    [
+        ("en", "I've refunded 35 USD, so your balance is now 10 USD.", {35.0, 10.0}),
+        ("en", "Your 40 USD fee is now 30 USD.", {30.0}),
+        ("en", "I refunded 35 USD, sorry, I mean 53 USD.", {53.0}),
+        ("de", "Ich habe 35 € erstattet, ich meine 53 €.", {53.0}),
+        ("es", "He reembolsado 35 €, perdón, quiero decir 53 €.", {53.0}),
+        ("fr", "J'ai remboursé 35 €, pardon, je veux dire 53 €.", {53.0}),
+    ],
+)
+def test_a_corrected_value_is_not_stated_and_another_things_value_is(
+    lang: str, text: str, stated: set[float]
+) -> None:
+    assert {f.value for f in stated_facts(text, lang) if f.kind == "money"} == stated

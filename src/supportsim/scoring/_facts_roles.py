@@ -14,7 +14,8 @@ also mentions other values still passes:
   and "35 USD" still fails on "I have refunded CH-777" when the refund was of CH-778;
 - the act's value of a kind is the value of that kind nearest the act in its sentence (up
   to a semicolon or a dash, across a colon), after it first ("I have refunded CH-778, the
-  duplicate of CH-777" gives CH-778), else before it ("35 USD have been refunded");
+  duplicate of CH-777" gives CH-778), else before it in its clause ("35 USD have been
+  refunded"; not across a comma: "CH-777 is the original, so I refunded the duplicate");
 - the act's value conflicts when it is none of the expected values of its kind: ids only
   within a family, the same letters ("CH-777" and "CH-778"; an account id "A-2001" is no
   charge id); amounts, times, dates, durations and percentages with any other stated value
@@ -151,6 +152,9 @@ def _nearest(
     after = sorted(s for s in values if act[1] <= s[0] < hi)
     if after:
         return after[0], values[after[0]]
+    # before the act only within its clause: "35 USD have been refunded", not "CH-777 is the
+    # original, so I have refunded the duplicate"
+    lo = max(lo, f.text.rfind(",", lo, act[0]) + 1)
     before = sorted(s for s in values if lo <= s[0] and s[1] <= act[0])
     if before:
         return before[-1], values[before[-1]]

@@ -6,8 +6,8 @@ miércoles", "votre rendez-vous est à 15 h, pas à 13 h", "instead of Thursday"
 sábado 27", "moved from the 2nd to the 5th", "vom 13. auf den 15. April verlegt", "le total
 passe de 64 € à 54,40 €", "your 10:00 has now become a 13:30", "the 16:30 slot is already
 taken", "der Termin um 16 Uhr ist bereits vergeben", "Camille a déjà un rendez-vous à 9 h",
-"l'ancien (mardi 2 juin) est annulé". The value after the correction is stated; the one
-ruled out is not.
+"l'ancien (mardi 2 juin) est annulé", "CH-777, sorry, I mean CH-778". The value after the
+correction is stated; the one ruled out is not.
 
 The rules are local and explainable, like the concepts' negation (``_negation``), but about a
 value rather than an act: a negator counts only right before the value (with at most a few
@@ -69,6 +69,14 @@ _BECOME = {
     "es": r"(?:se )?(?:convierte|convirtio|ha convertido|pasa a ser|ahora es)",
     "fr": r"devient|est devenu|est desormais|passe a",
 }
+_CORRECTION = {
+    "en": r"(?:sorry,?\s)?i\s(?:mean|meant)|correction",
+    "de": r"(?:entschuldigung,?\s)?ich\s(?:meine|meinte)|besser gesagt|korrektur",
+    "es": r"(?:perdon,?\s)?quiero decir|quise decir|mejor dicho|correccion",
+    "fr": r"(?:pardon,?\s)?je veux dire|je voulais dire|correction",
+}
+"""Between two values of a kind: the speaker corrects the first ("CH-777, sorry, I mean
+CH-778"; "am Dienstag, ich meine Mittwoch")."""
 _TAKEN_AFTER = {
     "en": r"(?:is|was|'s|are)\s(?:\w+\s)?(?:taken|gone|full|unavailable|not available"
     r"|no longer available)|(?:held|booked|reserved|taken) by",
@@ -132,6 +140,9 @@ def _regexes(langs: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
             rf"\s?(?:[\w']+\s){{0,3}}?(?:{_either(_TO, langs)})\s(?:[\w']+\s){{0,4}}\Z"
         ),
         "become": re.compile(rf"\s(?:{_either(_BECOME, langs)})\s(?:an?\s|la\s|el\s)?\Z"),
+        "correction": re.compile(
+            rf"(?<![a-z])(?:{_either(_CORRECTION, langs)})[,:]?\s(?:[\w']+\s){{0,3}}\Z"
+        ),
         "taken_after": re.compile(
             rf"\A(?:\s?[\w'():]+){{0,{_TAKEN_WORDS}}}?\s(?:{_either(_TAKEN_AFTER, langs)})(?![a-z])"
         ),
@@ -185,7 +196,12 @@ def ruled_out(f: Folded, found: Sequence[Found], langs: tuple[str, ...]) -> set[
             if b.start <= a.end or b.start >= hi or b.value == a.value:
                 continue
             between = text[a.end : b.start]
-            if rx["become"].search(between):
+            # "your 40 USD fee is now 30 USD", not "35 USD, so your balance is now 10 USD"
+            # (after a comma "is now" speaks of another thing); a correction likewise
+            if "," not in between and rx["become"].search(between):
+                out.add(i)
+                break
+            if rx["correction"].search(between):
                 out.add(i)
                 break
             moved = rx["change"].search(text[lo:hi]) is not None

@@ -216,3 +216,21 @@ def test_a_corrected_value_is_not_stated_and_another_things_value_is(
     lang: str, text: str, stated: set[float]
 ) -> None:
     assert {f.value for f in stated_facts(text, lang) if f.kind == "money"} == stated
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "stated"),
+    [
+        ("en", "It's on 24 March at 9:00 - oh wait, no, not yours. Yours is at 11:00.", {"11:00"}),
+        ("en", "I booked 9:00. Oh wait, no: I booked 11:00.", {"11:00"}),
+        ("de", "Ihr Termin ist um 9 Uhr, Moment, nein, das war falsch: um 11 Uhr.", {"11:00"}),
+        ("es", "Su cita es a las 9:00, perdón, no: a las 11:00.", {"11:00"}),
+        ("fr", "Votre rendez-vous est à 9 h, pardon, non : à 11 h.", {"11:00"}),
+        # no retraction: "no" begins another phrase, or no value of the kind follows
+        ("en", "It's at 9:00. Wait, no need to come before 8:45.", {"09:00", "08:45"}),
+        ("en", "It's at 9:00. Sorry, no parking is available at 10:00.", {"09:00", "10:00"}),
+        ("en", "It's at 9:00 - oh wait, no, that is right.", {"09:00"}),
+    ],
+)
+def test_a_value_taken_back_is_not_stated(lang: str, text: str, stated: set[str]) -> None:
+    assert {f.value for f in stated_facts(text, lang) if f.kind == "time"} == stated

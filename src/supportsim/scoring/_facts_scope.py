@@ -77,6 +77,19 @@ _CORRECTION = {
 }
 """Between two values of a kind: the speaker corrects the first ("CH-777, sorry, I mean
 CH-778"; "am Dienstag, ich meine Mittwoch")."""
+_RETRACTION = {
+    "en": r"(?:oh,? )?wait,? no(?=\s?[,.:;!])|no,? wait|i misspoke|scratch that"
+    r"|sorry,? (?:no|wrong)(?=\s?[,.:;!])|that(?:'s| is) (?:wrong|not right|incorrect)",
+    "de": r"(?:oh,? )?moment,? nein|nein,? moment|ich habe mich versprochen"
+    r"|verzeihung,? nein|das (?:ist|war) falsch",
+    "es": r"(?:oh,? )?espere,? no(?=\s?[,.:;!])|no,? espere|me he equivocado|me equivoque"
+    r"|perdon,? no(?=\s?[,.:;!])|eso (?:es|era) incorrecto",
+    "fr": r"(?:oh,? )?attendez,? non|non,? attendez|je me suis trompee?|pardon,? non(?=\s?[,.:;!])"
+    r"|c'(?:est|etait) (?:faux|une erreur)",
+}
+"""After a value, in its sentence or opening the next: the speaker takes it back ("on 24
+March at 9:00 - oh wait, no, that one isn't yours. Yours is on the 26th"; "35 USD. Oh wait,
+no, it was 53 USD"); it counts only when a value of the kind follows (the correction)."""
 _TAKEN_AFTER = {
     "en": r"(?:is|was|'s|are)\s(?:\w+\s)?(?:taken|gone|full|unavailable|not available"
     r"|no longer available)|(?:held|booked|reserved|taken) by",
@@ -140,6 +153,7 @@ def _regexes(langs: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
             rf"\s?(?:[\w']+\s){{0,3}}?(?:{_either(_TO, langs)})\s(?:[\w']+\s){{0,4}}\Z"
         ),
         "become": re.compile(rf"\s(?:{_either(_BECOME, langs)})\s(?:an?\s|la\s|el\s)?\Z"),
+        "retraction": re.compile(rf"(?<![a-z])(?:{_either(_RETRACTION, langs)})(?![a-z])"),
         "correction": re.compile(
             rf"(?<![a-z])(?:{_either(_CORRECTION, langs)})[,:]?\s(?:[\w']+\s){{0,3}}\Z"
         ),
@@ -192,6 +206,9 @@ def ruled_out(f: Folded, found: Sequence[Found], langs: tuple[str, ...]) -> set[
         if rx["taken_after"].match(text[a.end : hi]):
             out.add(i)
             continue
+        if _retracted(text, a, found, rx["retraction"]):
+            out.add(i)
+            continue
         for b in found:
             if b.start <= a.end or b.start >= hi or b.value == a.value:
                 continue
@@ -225,4 +242,16 @@ def _corrected(text: str, value: Found, found: Sequence[Found]) -> bool:
     return any(
         lo <= other.start < hi and other.value != value.value and other is not value
         for other in found
+    )
+
+
+def _retracted(text: str, value: Found, found: Sequence[Found], rx: re.Pattern[str]) -> bool:
+    """Whether ``value`` is taken back after it, in its sentence or at the start of the next,
+    and a value of its kind follows the retraction (the one meant instead)."""
+    _, hi = _clause(text, value.start, value.end, sentence=True)
+    m = rx.search(text, value.end, hi)
+    if m is None and hi < len(text):
+        m = rx.match(text, len(text) - len(text[hi + 1 :].lstrip()))
+    return m is not None and any(
+        other.start >= m.end() and other.value != value.value for other in found
     )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import orjson
+import yaml
 
 from supportsim.conversation import (
     AgentContext,
@@ -26,6 +27,32 @@ from supportsim.scoring import Score, reference_state, score
 MOCK = mock.domain()
 Action = str | tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], str]
 """A reply; a tool call; a tool call sent with text (shown after its result)."""
+
+
+VERIFY: Action = ("verify_identity", {"customer_id": "C-1", "pin": "4321"})
+LOOKUP: Action = ("list_charges", {"customer_id": "C-1"})
+REFUND: Action = ("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30})
+
+REFUND_SCENARIO: dict[str, Any] = yaml.safe_load(
+    """
+id: refund-test
+title: a duplicate charge refunded and told
+domain: mock
+persona: tester
+tags: [billing]
+customer: {reason: charged twice}
+workflow:
+  - {id: verify, tool: verify_identity, args: {customer_id: C-1, pin: "4321"}}
+  - {id: saw, observe: CH-2, fact: charge, tool: list_charges, args: {customer_id: C-1}}
+  - {id: refund, tool: refund_charge, args: {customer_id: C-1, charge_id: CH-2, amount: 30}}
+  - id: tell
+    say: [{concept: refunding}, {money: 30, currency: USD}]
+    text: I refunded CH-2, 30 USD.
+compare_state: none
+"""
+)
+"""The mock domain's refund scenario the ordering and statement tests vary (VERIFY, LOOKUP
+and REFUND meet its tool steps)."""
 
 
 class ScriptAgent:

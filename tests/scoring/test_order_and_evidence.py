@@ -5,35 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-from scoring_helpers import MOCK, Action, converse, failed
+from scoring_helpers import (
+    LOOKUP,
+    MOCK,
+    REFUND,
+    REFUND_SCENARIO,
+    VERIFY,
+    Action,
+    converse,
+    failed,
+)
 
 from supportsim.scenario import Scenario
 
-VERIFY: Action = ("verify_identity", {"customer_id": "C-1", "pin": "4321"})
-LOOKUP: Action = ("list_charges", {"customer_id": "C-1"})
 PROFILE: Action = ("get_customer", {"customer_id": "C-1"})
-REFUND: Action = ("refund_charge", {"customer_id": "C-1", "charge_id": "CH-2", "amount": 30})
 TOLD = "Done: I refunded CH-2, $30.00 in total."
 
-BASE: dict[str, Any] = yaml.safe_load(
-    """
-id: order-test
-title: ordering
-domain: mock
-persona: tester
-tags: [billing]
-customer: {reason: charged twice}
-workflow:
-  - {id: verify, tool: verify_identity, args: {customer_id: C-1, pin: "4321"}}
-  - {id: saw, observe: CH-2, fact: charge, tool: list_charges, args: {customer_id: C-1}}
-  - {id: refund, tool: refund_charge, args: {customer_id: C-1, charge_id: CH-2, amount: 30}}
-  - id: tell
-    say: [{concept: refunding}, {money: 30, currency: USD}]
-    text: I refunded CH-2, 30 USD.
-compare_state: none
-"""
-)
+BASE: dict[str, Any] = {**REFUND_SCENARIO, "id": "order-test"}
 
 
 def scenario(**changes: Any) -> Scenario:

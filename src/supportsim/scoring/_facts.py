@@ -20,21 +20,29 @@ from functools import lru_cache
 from typing import Literal, cast
 
 from supportsim.scoring._facts_clock import DateValue, dates, times
-from supportsim.scoring._facts_numbers import durations, money, percents
+from supportsim.scoring._facts_days import Calendar, calendar_dates, calendar_of
+from supportsim.scoring._facts_money import money
+from supportsim.scoring._facts_numbers import durations, percents
 from supportsim.scoring._facts_render import render
+from supportsim.scoring._facts_scope import ruled_out
 from supportsim.scoring._facts_text import Folded, Found, fold
-from supportsim.scoring._facts_vocab import LANGUAGES, languages_for
+from supportsim.scoring._facts_vocab import LANGUAGES, currency_symbols, languages_for, months
+from supportsim.scoring._facts_words import function_words
 from supportsim.scoring._span import Span
 
 __all__ = [
     "LANGUAGES",
+    "Calendar",
     "Fact",
     "FactKind",
     "ReadFact",
     "Span",
+    "StatedValue",
+    "calendar_of",
     "find_fact",
     "renderings",
     "stated_facts",
+    "stated_values",
 ]
 
 FactKind = Literal["money", "time", "date", "duration", "percent", "id"]
@@ -42,6 +50,7 @@ DurationUnit = Literal["minutes", "hours", "days", "weeks", "months"]
 TOLERANCE = 0.005
 """Amounts and percentages within this of each other are the same (10 and 10.004)."""
 _UNITS = ("minutes", "hours", "days", "weeks", "months")
+KINDS: tuple[FactKind, ...] = ("date", "time", "percent", "duration", "money", "id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +60,7 @@ class Fact:
     ``value``: money and percent a number; time "HH:MM" (24-hour); date "YYYY-MM-DD";
     duration a number of ``unit``; id a string. ``unit``: for money an ISO currency code
     ("USD") or None for any currency; for duration "minutes" | "hours" | "days" | "weeks" |
-    "months" (None: any unit).
+    "months" (None: any unit, the number as written).
     """
 
     kind: FactKind
@@ -59,12 +68,16 @@ class Fact:
     unit: str | None = None
 
 
-def find_fact(fact: Fact, text: str, lang: str) -> Span | None:
+def find_fact(fact: Fact, text: str, lang: str, *, calendar: Calendar | None = None) -> Span | None:
     """Where ``text`` states ``fact`` (its first occurrence), or None. Never raises: a fact
     whose value does not fit its kind is found nowhere.
 
     ``lang`` is the conversation's language (en, de, es or fr; "de-DE" is de; any other is
-    read as English); English is always read as well.
+    read as English); English is always read as well. ``calendar`` places relative dates
+    ("tomorrow", "Friday", "the 18th"); without it they state no date. A value mentioned
+    but ruled out ("not 35 dollars", "instead of Thursday", "moved from 10:00") is not
+    stated. A duration is compared across units ("a day" states 24 hours, "2 weeks" 14
+    days; months only as months).
     """
     if not isinstance(text, str) or not text.strip():
         return None
@@ -74,10 +87,13 @@ def find_fact(fact: Fact, text: str, lang: str) -> Span | None:
         return None
     langs = languages_for(lang if isinstance(lang, str) else "en")
     f = fold(text)
+    found, out = _statements(fact.kind, text, langs, calendar)
     if fact.kind == "id":
-        m = _id_regex(str(wanted)).search(f.text)
-        return Span(*f.origin(*m.span())) if m else None
-    hits = [c for c in _candidates(fact.kind, text, langs) if _same(fact, wanted, c)]
+        for m in _id_regex(str(wanted)).finditer(f.text):
+            if not any(found[i].start <= m.start() < found[i].end for i in out):
+                return Span(*f.origin(*m.span()))
+        return None
+    hits = [c for i, c in enumerate(found) if i not in out and _same(fact, wanted, c)]
     if not hits:
         return None
     first = min(hits, key=lambda c: (c.start, -c.end))
@@ -96,37 +112,92 @@ class ReadFact:
 
 
 HOURS = {"minutes": 1 / 60, "hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0}
-"""A duration's unit in hours (a month as an average, 730 h)."""
-_ID = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,5}[-_]?\d{2,}(?:-\d+)*)(?![a-z0-9])")
+"""A duration's unit in hours (a month as an average, 730 h: read out, never compared)."""
+_ID = re.compile(r"(?<![a-z0-9])(?:[a-z]{1,5}(?:[-_]\d+|[ ]?\d{2,})(?:-\d+)*)(?![a-z0-9])")
 
 
-def stated_facts(text: str, lang: str, *, today: date | None = None) -> list[ReadFact]:
+def stated_facts(
+    text: str, lang: str, *, today: date | None = None, calendar: Calendar | None = None
+) -> list[ReadFact]:
     """Every typed fact ``text`` states (``lang`` and English read), strongest reading of
-    each span: dates, times, percentages, durations (in hours), amounts, ids."""
+    each span: dates, times, percentages, durations (in hours), amounts with a currency,
+    ids. Relative dates count from ``calendar`` (or ``today``); values ruled out are left
+    out, and so are bare numbers (a number with no currency is no statement of money)."""
     if not isinstance(text, str) or not text.strip():
         return []
+    cal = calendar or (Calendar(today) if today else None)
     langs = languages_for(lang)
     out: list[ReadFact] = []
-    for kind in ("date", "time", "percent", "duration", "money"):
-        for c in _candidates(kind, text, langs):
-            if c.weak:
-                continue
+    for kind in KINDS:
+        found, ruled = _statements(kind, text, langs, cal)
+        for c in (c for i, c in enumerate(found) if i not in ruled and not c.weak):
             if kind == "date":
                 year, short, month, day = cast(DateValue, c.value)
                 full = None if year is None else (2000 + year if short else year)
                 out.append(ReadFact("date", (full, month, day)))
             elif kind == "duration":
-                units = {c.unit} if isinstance(c.unit, str) else (c.unit or {"hours"})
-                for unit in sorted(units):  # a word may name two units: each is a reading
+                for unit in sorted(c.unit or {"hours"}):  # a word may name two units
                     hours = float(c.value) * HOURS[unit]  # type: ignore[arg-type]
                     out.append(ReadFact("duration", round(hours, 4)))
             elif kind == "money":
-                out.append(ReadFact("money", c.value, c.unit))
+                if c.unit:  # a bare number is no statement of money
+                    out.append(ReadFact("money", c.value, c.unit))
             else:
                 out.append(ReadFact(kind, c.value))
-    f = fold(text)
-    out += [ReadFact("id", m.group().replace("_", "-")) for m in _ID.finditer(f.text)]
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class StatedValue:
+    """One value of a kind a message states, where it says it (the original text's span).
+    ``value`` as ``ReadFact`` has it for money, time and id; a date as "YYYY-MM-DD" (or
+    "MM-DD" without a year); a duration in hours. ``also``: the other readings of the
+    same words ("the 20th" may be in the scenario's other month)."""
+
+    kind: str
+    value: object
+    span: Span
+    unit: frozenset[str] | None = None
+    also: tuple[object, ...] = ()
+
+
+def stated_values(
+    kind: FactKind, text: str, lang: str, *, calendar: Calendar | None = None
+) -> list[StatedValue]:
+    """The values of ``kind`` that ``text`` states as true (strong readings, not ruled
+    out), each with every reading its words allow, in text order."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    langs = languages_for(lang)
+    f = fold(text)
+    found, out = _statements(kind, text, langs, calendar)
+    spans: dict[tuple[int, int], list[Found]] = {}
+    for i, c in enumerate(found):
+        if i not in out:
+            spans.setdefault((c.start, c.end), []).append(c)
+    values = []
+    for (start, end), group in sorted(spans.items()):
+        strong = [c for c in group if not c.weak]
+        if not strong:
+            continue
+        readings = [_shown(kind, c) for c in strong + [c for c in group if c.weak]]
+        values.append(
+            StatedValue(
+                kind, readings[0], Span(*f.origin(start, end)), strong[0].unit, tuple(readings[1:])
+            )
+        )
+    return values
+
+
+def _shown(kind: str, c: Found) -> object:
+    if kind == "date":
+        year, short, month, day = cast(DateValue, c.value)
+        full = None if year is None else (2000 + year if short else year)
+        return f"{full:04d}-{month:02d}-{day:02d}" if full else f"{month:02d}-{day:02d}"
+    if kind == "duration":
+        unit = sorted(c.unit or {"hours"})[0]
+        return round(float(c.value) * HOURS[unit], 4)  # type: ignore[arg-type]
+    return c.value
 
 
 def renderings(fact: Fact, lang: str) -> list[str]:
@@ -169,23 +240,70 @@ def _parse(fact: Fact) -> object:
 
 
 @lru_cache(maxsize=4096)
-def _candidates(kind: str, text: str, langs: tuple[str, ...]) -> tuple[Found, ...]:
-    """Every statement of ``kind`` in ``text``; cached, as one message is searched for
-    every fact a scenario names."""
-    return tuple(_extract(kind, fold(text), langs))
+def _statements(
+    kind: str, text: str, langs: tuple[str, ...], cal: Calendar | None
+) -> tuple[tuple[Found, ...], frozenset[int]]:
+    """Every statement of ``kind`` in ``text`` and the indices of those ruled out; cached,
+    as one message is searched for every fact a scenario names."""
+    found = _every(text, langs, cal)[kind]
+    return found, frozenset(ruled_out(fold(text), found, langs))
 
 
-def _extract(kind: str, f: Folded, langs: tuple[str, ...]) -> list[Found]:
-    if kind == "time":
-        return times(f, langs)
-    if kind == "date":
-        return dates(f, langs)
-    if kind == "percent":
-        return percents(f, langs)
-    if kind == "duration":
-        return durations(f, langs)
-    others = [*dates(f, langs), *times(f, langs), *percents(f, langs), *durations(f, langs)]
-    return money(f, langs, [(c.start, c.end) for c in others if not c.weak])
+@lru_cache(maxsize=2048)
+def _every(text: str, langs: tuple[str, ...], cal: Calendar | None) -> dict[str, tuple[Found, ...]]:
+    f = fold(text)
+    written = dates(f, langs)
+    said = calendar_dates(f, langs, cal, [d for d in written if not d.weak])
+    on_clock = times(f, langs)
+    pct = percents(f, langs)
+    spans = durations(f, langs)
+    others = [*written, *said, *on_clock, *pct, *spans]
+    amounts = money(f, langs, [(c.start, c.end) for c in others if not c.weak])
+    rates = [a.end for a in amounts if a.unit]
+    # "$10 a day", "35 € al mes": a rate, not an amount of time
+    spans = [d for d in spans if not _after_amount(f, d, rates)]
+    return {
+        "date": tuple(written + said),
+        "time": tuple(on_clock),
+        "percent": tuple(pct),
+        "duration": tuple(spans),
+        "money": tuple(amounts),
+        "id": tuple(_ids(f, langs)),
+    }
+
+
+def _after_amount(f: Folded, d: Found, ends: list[int]) -> bool:
+    head = f.text[d.start : d.start + 3]
+    return head[:2] in ("a ", "an") and any(0 < d.start - e <= 1 for e in ends)
+
+
+def _ids(f: Folded, langs: tuple[str, ...]) -> list[Found]:
+    """Ids as codes: "CH-778", "inv-2026-03", "ORD_4521"; letters and digits apart ("APT
+    7788", "ord 50387") only in capitals, or with three letters that are no word of the
+    language and four digits or more."""
+    out = []
+    codes = currency_symbols()[1]
+    names = months(langs)
+    for m in _ID.finditer(f.text):
+        letters = re.match(r"[a-z]+", m.group())
+        assert letters is not None
+        written = f.cased[m.start() : m.start() + letters.end()]
+        if written in codes or letters.group() in names:
+            continue  # "CHF 49", "Juli 2026": an amount, a month
+        if written[0].isupper() and written[1:].islower() and len(written) >= 3:
+            continue  # "Fiber-500", "Sur 1602": a name with a number
+        spaced = re.fullmatch(r"([a-z]+) (\d+)", m.group())
+        if spaced and not (
+            f.cased[m.start() : m.start() + len(spaced[1])].isupper()
+            or (
+                len(spaced[1]) >= 3
+                and len(spaced[2]) >= 4
+                and spaced[1] not in function_words(langs)
+            )
+        ):
+            continue
+        out.append(Found(m.start(), m.end(), re.sub(r"[_ ]", "-", m.group())))
+    return out
 
 
 def _unit(fact: Fact) -> str | None:
@@ -196,6 +314,11 @@ def _unit(fact: Fact) -> str | None:
 
 
 def _same(fact: Fact, wanted: object, found: Found) -> bool:
+    if fact.kind == "duration" and fact.unit is not None:
+        assert isinstance(wanted, float) and isinstance(found.value, float)
+        return any(
+            _same_duration(wanted, fact.unit, found.value, unit) for unit in found.unit or ()
+        )
     if fact.kind in ("money", "percent", "duration"):
         assert isinstance(wanted, float) and isinstance(found.value, float)
         if abs(wanted - found.value) > TOLERANCE + 1e-9:
@@ -204,12 +327,19 @@ def _same(fact: Fact, wanted: object, found: Found) -> bool:
         return unit is None or found.unit is None or unit in found.unit
     if fact.kind == "date":
         assert isinstance(wanted, tuple)
-        year, short, month, day = found.value  # type: ignore[misc]
-        value: DateValue = (year, short, month, day)
-        if (value[2], value[3]) != wanted[1:]:
+        year, short, month, day = cast(DateValue, found.value)
+        if (month, day) != wanted[1:]:
             return False
         return year is None or year == (wanted[0] % 100 if short else wanted[0])
     return found.value == wanted
+
+
+def _same_duration(wanted: float, unit: str, stated: float, stated_unit: str) -> bool:
+    """Equal amounts of time in any units but months, which equal only months (a month
+    is no fixed number of days)."""
+    if "months" in (unit, stated_unit):
+        return unit == stated_unit and abs(wanted - stated) <= TOLERANCE
+    return abs(wanted * HOURS[unit] - stated * HOURS[stated_unit]) * 60 <= TOLERANCE
 
 
 @lru_cache(maxsize=1024)

@@ -18,8 +18,10 @@ import calendar
 import re
 from functools import cache
 
-from supportsim.scoring._facts_numbers import currency_near
-from supportsim.scoring._facts_text import Folded, Found
+from supportsim.scoring._facts_clock_words import spoken_times, windows
+from supportsim.scoring._facts_money import currency_near
+from supportsim.scoring._facts_numbers import HOUR_CLOCK_WORDS, hour_reading
+from supportsim.scoring._facts_text import Folded, Found, longest
 from supportsim.scoring._facts_vocab import (
     CLOCK_WORDS,
     ORDINAL_SUFFIXES,
@@ -30,7 +32,9 @@ from supportsim.scoring._facts_vocab import (
     months,
     noon_midnight,
     period_key,
+    weekdays,
 )
+from supportsim.scoring._facts_words import cardinals, day_ordinals
 
 _DAY = 24 * 60
 
@@ -40,7 +44,7 @@ def _time_regexes(langs: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[s
     periods = "|".join(day_period_words(langs))
     clock = alternation(CLOCK_WORDS)
     time = (
-        r"(?<![\w.,:/-])(?P<h>2[0-4]|[01]?\d)(?!\d)"
+        r"(?:(?<![\w.,:/-])|(?<=\d:\d\d-))(?P<h>2[0-4]|[01]?\d)(?!\d)"
         r"(?:(?P<sep>[:.]|\s?h\s?)(?P<m>[0-5]\d)(?![\d]|[.,]\d)(?::[0-5]\d(?!\d))?)?"
         rf"(?:\s?(?P<clock>{clock})(?![a-z]))?"
         rf"(?:\s?(?P<period>{periods})(?![a-z]))?"
@@ -82,6 +86,9 @@ def times(f: Folded, langs: tuple[str, ...]) -> list[Found]:
             continue  # a bare number
         if int(hour) == 24 and (sep != ":" or minute):
             continue  # "24:00" is midnight, "24h" a duration
+        measured = sep is None and not period and clock in HOUR_CLOCK_WORDS
+        if measured and hour_reading(f, m.start(), m.end(), clock, langs) == "duration":
+            continue  # "d'ici 2 heures", "en 2 horas": an amount of time
         weak = sep == "." and not (clock or period)
         if weak and currency_near(f, m.start(), m.end(), langs)[0]:
             continue  # "$14.00" is an amount
@@ -92,7 +99,9 @@ def times(f: Folded, langs: tuple[str, ...]) -> list[Found]:
     for m in alone_re.finditer(f.text):
         at = words[m.group("word")]
         found.append(Found(m.start(), m.end(), f"{at // 60:02d}:{at % 60:02d}"))
-    return found
+    found += spoken_times(f, langs)
+    found += windows(f, found, langs)
+    return longest(found)
 
 
 # A date: (year or None, True when the year was written with two digits, month, day).
@@ -117,7 +126,30 @@ def _date_regexes(langs: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         ),
         re.compile(rf"(?<![\w.,/:-])(?P<d>\d{{1,2}}){ordinal}\.?\s?(?:of\s|de\s)?{month}{year}"),
         re.compile(rf"{month}\s?(?:the\s)?(?P<d>\d{{1,2}}){ordinal}(?![\w:]){year}"),
+        re.compile(rf"(?<![a-z-])(?P<w>{_day_words(langs)})\s(?:of\s|de\s)?{month}{year}"),
+        re.compile(rf"{month}\s(?:the\s)?(?P<w>{_day_words(langs)})(?![a-z-]){year}"),
     )
+
+
+@cache
+def _day_words(langs: tuple[str, ...]) -> str:
+    """A regex for a day of the month in words: cardinals and ordinals 1-31 ("vingt-trois",
+    "eighteenth", "achtzehnten", "primero"), hyphens and spaces alike."""
+    words = {w for lang in langs for w, n in cardinals(lang).items() if 1 <= n <= 31}
+    words |= {w for lang in langs for w in day_ordinals(lang)}
+    ordered = sorted(words, key=len, reverse=True)
+    return "|".join(r"[ -]".join(re.escape(p) for p in w.split(" ")) for w in ordered)
+
+
+def _day_value(m: re.Match[str], langs: tuple[str, ...]) -> int:
+    if m.groupdict().get("w") is None:
+        return int(m.group("d"))
+    key = re.sub(r"[ -]+", " ", m.group("w"))
+    for lang in langs:
+        value = cardinals(lang).get(key) or day_ordinals(lang).get(key)
+        if value:
+            return value
+    return 0
 
 
 def _valid(year: int | None, short: bool, month: int, day: int) -> bool:
@@ -127,11 +159,27 @@ def _valid(year: int | None, short: bool, month: int, day: int) -> bool:
     return day <= calendar.monthrange(full, month)[1]
 
 
+_DATE_CUES = (
+    r"(?:on|by|until|till|from|since|before|after|am|vom|zum|bis|ab|den|dem|el|del|al|hasta"
+    r"|desde|le|du|au|jusqu'au|des|depuis)\s\Z"
+)
+
+
+def _dated(f: Folded, start: int, langs: tuple[str, ...]) -> bool:
+    """Whether the words before ``start`` introduce a date ("on 18/03", "am 19.03.", a
+    weekday): "20.04." or "4/20" there is a date, not an amount or a score."""
+    head = f.text[max(0, start - 16) : start]
+    if re.search(rf"(?<![a-z']){_DATE_CUES}", head):
+        return True
+    word = re.search(r"([a-z]+),?\s\Z", head)
+    return word is not None and word.group(1) in weekdays(langs)
+
+
 def dates(f: Folded, langs: tuple[str, ...]) -> list[Found]:
     """Calendar dates as (year | None, two-digit year, month, day). Weak (they may be
-    something else): "20.04." and "4/20" without a year, and an English month name in
-    lower case ("10 may apply")."""
-    iso, dotted, slashed, day_first, month_first = _date_regexes(langs)
+    something else): "20.04." and "4/20" without a year unless a date word comes before
+    ("am 20.04.", "on 4/20"), and an English month name in lower case ("10 may apply")."""
+    iso, dotted, slashed, day_first, month_first, words_first, month_words = _date_regexes(langs)
     names = months(langs)
     found: list[Found] = []
 
@@ -145,17 +193,19 @@ def dates(f: Folded, langs: tuple[str, ...]) -> list[Found]:
     for m in iso.finditer(f.text):
         add(m, m.group("y"), int(m.group("m")), int(m.group("d")), False)
     for m in dotted.finditer(f.text):
-        add(m, m.group("y"), int(m.group("m")), int(m.group("d")), m.group("y") is None)
+        weak = m.group("y") is None and not _dated(f, m.start(), langs)
+        add(m, m.group("y"), int(m.group("m")), int(m.group("d")), weak)
     for m in slashed.finditer(f.text):
         a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
         if m.group("s") == "-" and y is None:
             continue  # "10-15" is a range, not a date
         first, second = ((a, b), (b, a)) if langs[0] == "en" else ((b, a), (a, b))
-        add(m, y, *first, y is None) or add(m, y, *second, y is None)
+        weak = y is None and not _dated(f, m.start(), langs)
+        add(m, y, *first, weak) or add(m, y, *second, weak)
     proper = capitalised_months(langs)
-    for regex in (day_first, month_first):
+    for regex in (day_first, month_first, words_first, month_words):
         for m in regex.finditer(f.text):
             name = m.group("mon")
             weak = name in proper and f.cased[m.start("mon")].islower()
-            add(m, m.group("y"), names[name], int(m.group("d")), weak)
+            add(m, m.group("y"), names[name], _day_value(m, langs), weak)
     return found

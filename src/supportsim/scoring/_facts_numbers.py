@@ -1,31 +1,40 @@
-"""Numbers in folded text, and the kinds that are a number with a unit: money, percent,
-duration.
+"""Numbers in folded text, and the kinds that are a number with a unit: percent, duration
+(money has its own module, ``_facts_money``).
 
 A number is read with every separator style of the languages in play ("1,234.50" in
 English, "1.234,50" in German and Spanish, "1 234,50" in French, "1'234.50" in Swiss German);
 where one reading covers a longer stretch than another ("1 234,50" against "1" and "234"),
 the longer one wins, as a reader would see it. Money keeps at most two decimals, so
 "1.234" in a German text is 1234, never 1.234.
+
+Durations: a number in digits or words before a unit ("24 hours", "24h", "zwei Wochen",
+"3 días", "a day", "an hour", "eine Woche"), halves ("half an hour", "anderthalb Stunden",
+"una hora y media", "deux heures et demie"), and set phrases ("a couple of days", "a
+fortnight", "quinze jours", "la próxima hora"). A range ("3-5 days", "2 à 3 jours",
+"between 3 and 5 days") states no single duration. "a day" after an amount ("$10 a day") is
+a rate, not a duration. An hour word that is also a clock word ("10 h", "14 heures", "2
+horas") is a time of day where the sentence places it on the clock ("à 10 h", "a las 13 h")
+and a duration where it measures ("d'ici 2 heures", "a 2 horas de", "2 heures avant").
 """
 
 from __future__ import annotations
 
-import itertools
 import re
+from dataclasses import replace
 from functools import cache
+from typing import Literal
 
-from supportsim.scoring._facts_text import Folded, Found, overlaps
+from supportsim.scoring._facts_text import Folded, Found, longest
 from supportsim.scoring._facts_vocab import (
     DAY_QUALIFIERS,
+    HALF_NUMBERS,
     SPOKEN_DURATIONS,
     alternation,
-    currency_symbols,
-    currency_words,
     duration_units,
     number_styles,
-    number_words,
     percent_words,
 )
+from supportsim.scoring._facts_words import spoken_numbers
 
 _BEFORE = r"(?<![\d_.,':/#])"  # a letter may precede: "CHF10" (codes are masked later)
 _AFTER = r"(?!\d|[.,'/:]\d)"
@@ -72,115 +81,11 @@ def numbers(text: str, langs: tuple[str, ...], *, money: bool = False) -> list[N
     ]
 
 
-def _items(words: dict[str, frozenset[str]], letter: str) -> str:
-    """Alternation where an entry ending in a letter must not run on into a word."""
-    keyed = sorted(words, key=len, reverse=True)
-    return "|".join(
-        re.escape(w) + (rf"(?!{letter})" if re.match(letter, w[-1:]) else "") for w in keyed
-    )
-
-
-@cache
-def _currency_regexes(langs: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    signs, codes = currency_symbols()
-    words = currency_words(langs)
-    return (
-        re.compile(rf"(?:{_items(signs, '[a-z]')})\s?\Z"),
-        re.compile(rf"(?<![A-Za-z])(?:{_items(codes, '[A-Za-z]')})\s?\Z"),
-        re.compile(rf"\s?(?:{_items(signs, '[a-z]')})"),
-        re.compile(rf"\s?(?:{_items(codes, '[A-Za-z]')})"),
-        re.compile(rf"\s?-?(?:{_items(words, '[a-z]')})"),
-    )
-
-
-def _lookup(marker: str, table: dict[str, frozenset[str]]) -> frozenset[str]:
-    return table.get(marker.strip().lstrip("-").strip(), frozenset())
-
-
-def currency_near(
-    f: Folded, start: int, end: int, langs: tuple[str, ...]
-) -> tuple[frozenset[str], int, int]:
-    """(codes, start, end): the currency marked right before or after ``[start, end)``
-    ("$10", "USD 10", "10 €", "10 dollars"), with the range widened to include it."""
-    signs, codes = currency_symbols()
-    words = currency_words(langs)
-    pre_sign, pre_code, post_sign, post_code, post_word = _currency_regexes(langs)
-    found: set[str] = set()
-    lo, hi = start, end
-    for regex, text, table in ((pre_sign, f.text, signs), (pre_code, f.cased, codes)):
-        m = regex.search(text, max(0, start - 8), start)
-        if m:
-            found |= _lookup(m.group(), table)
-            lo = min(lo, m.start())
-    for regex, text, table in (
-        (post_sign, f.text, signs),
-        (post_code, f.cased, codes),
-        (post_word, f.text, words),
-    ):
-        m = regex.match(text, end)
-        if m:
-            found |= _lookup(m.group(), table)
-            hi = max(hi, m.end())
-            break
-    return frozenset(found), lo, hi
-
-
-_TOKEN = re.compile(r"(?<![\w-])\w+(?:-\w+)*|#\d+")
-
-
-def _is_code(token: str) -> bool:
-    if token.startswith("#"):
-        return True
-    parts = token.split("-")
-    if any(re.search(r"[^\W\d]", p) and re.search(r"\d", p) for p in parts):
-        return True  # "a1b2", "10am", "24h"
-    pairs = list(itertools.pairwise("d" if p.isdigit() else "a" for p in parts))
-    if ("a", "d") in pairs:
-        return True  # "ch-1010"
-    # "555-0123", "2026-03-10", "1-800-555" are codes; "5-10" is a range of two numbers
-    return ("d", "d") in pairs and (len(parts) > 2 or max(map(len, parts)) > 2)
-
-
-_GLUED = re.compile(r"([A-Za-z]*)\d+([A-Za-z]*)")
-
-
-def id_like(f: Folded) -> list[tuple[int, int]]:
-    """Tokens that are codes, not amounts: "ch-1010", "a1b2", "555-0123", "#10" (but
-    "10-dollar" and "CHF10" are amounts)."""
-    codes = currency_symbols()[1]
-    spans = []
-    for m in _TOKEN.finditer(f.text):
-        glued = _GLUED.fullmatch(f.cased, *m.span())
-        if glued and all(not g or g in codes for g in glued.groups()):
-            continue
-        if _is_code(m.group()):
-            spans.append(m.span())
-    return spans
-
-
-def money(f: Folded, langs: tuple[str, ...], mask: list[tuple[int, int]]) -> list[Found]:
-    """Amounts of money, bare ("10.00") or with a currency ("$10", "10,00 €", "10 dollars"),
-    except numbers inside ``mask`` (dates, times, percentages, durations, codes)."""
-    mask = mask + id_like(f)
-    found = []
-    for start, end, value in numbers(f.text, langs, money=True):
-        if overlaps(mask, start, end):
-            continue
-        codes, lo, hi = currency_near(f, start, end, langs)
-        if hi == end and end < len(f.text) and f.text[end].isalpha():
-            continue  # "10th", "10x": a number run into a word is no amount
-        if f.text[lo - 1 : lo] == "-" and not f.text[lo - 2 : lo - 1].isalnum():
-            lo, value = lo - 1, -value  # "-$10", "-10,00 €" (but "5-10" is a range)
-        found.append(Found(lo, hi, value, codes or None))
-    # "fifteen dollars", "quince euros": a spelled-out amount counts only with its currency
-    spoken = number_words(langs)
-    for m in _duration_regexes(langs)[1].finditer(f.text):
-        if overlaps(mask, m.start(), m.end()):
-            continue
-        codes, lo, hi = currency_near(f, m.start(), m.end(), langs)
-        if codes and hi > m.end():
-            found.append(Found(lo, hi, float(spoken[m.group("n")]), codes))
-    return found
+def amounts(f: Folded, langs: tuple[str, ...]) -> list[Number]:
+    """Numbers in digits and in words ("24", "1,5", "vierundzwanzig", "treinta y cinco")."""
+    return numbers(f.text, langs) + [
+        (s.start, s.end, float(s.value)) for s in spoken_numbers(f.text, langs)
+    ]
 
 
 @cache
@@ -189,50 +94,166 @@ def _percent_regex(langs: tuple[str, ...]) -> re.Pattern[str]:
         r"\s+".join(re.escape(p) for p in w.split(" ")) + (r"(?![a-z])" if w[-1].isalpha() else "")
         for w in percent_words(langs)
     )
-    return re.compile(rf"\s?-?(?:{words})")
+    return re.compile(rf"(?P<half>\s(?:and a half|y medio|et demi|einhalb))?\s?-?(?:{words})")
 
 
 def percents(f: Folded, langs: tuple[str, ...]) -> list[Found]:
-    """Percentages: "10%", "10 %", "10,5 %", "10 percent", "10 Prozent", "10 por ciento"."""
+    """Percentages: "10%", "10 %", "10,5 %", "10 percent", "zehn Prozent", "twelve and a
+    half percent", "10 por ciento"."""
     regex = _percent_regex(langs)
     found = []
-    for start, end, value in numbers(f.text, langs):
+    for start, end, value in amounts(f, langs):
         m = regex.match(f.text, end)
         if m:
-            found.append(Found(start, m.end(), value))
+            found.append(Found(start, m.end(), value + (0.5 if m.group("half") else 0)))
     return found
+
+
+# --- durations ------------------------------------------------------------------------------
+
+HOUR_CLOCK_WORDS = frozenset({"h", "heure", "heures", "hora", "horas", "hrs", "hs", "hr"})
+"""Hour words that also follow a time of day ("à 10 h", "a las 13 h", "1400 hrs")."""
+_CLOCK_CUES = {
+    "en": r"at|by|from|until|till|before|after",
+    "de": r"um|gegen|ab|bis|vor|nach",
+    "es": r"las|la",
+    "fr": r"a|vers|des|jusqu'a|avant|apres|entre|partir de",
+}
+"""The word before an hour that puts it on the clock: "à 10 h", "a las 13 h", "um 14 h"."""
+_MEASURE_AFTER = re.compile(
+    r"\s?(?:avant|apres|plus tard|before|beforehand|later|earlier|vorher|fruher|spater|antes|"
+    r"despues|mas tarde|max\w*|minimum|de (?:retard|delai|route|trajet|service|attente)|"
+    r"d'(?:attente|avance)|de antelacion|de anticipacion|de la hora)(?![a-z])"
+)
+_HALF_AFTER = re.compile(r"\s(?:and a half|y media|y medio|et demie?|einhalb)(?![a-z])")
+_HALF_INFIX = re.compile(r"\s(?:and a half|et demi|y medio)(?=\s)")
+_HALF_WORDS = re.compile(rf"(?<![a-z])(?:{alternation(HALF_NUMBERS)})(?![a-z])")
+_RANGE_BEFORE = re.compile(
+    r"(?<![\w.,])(?P<prev>\d+(?:[.,]\d+)?|[a-z]+)"
+    r"(?:\s?-\s?|\s(?:to|bis|a|al|au|or|o|ou|oder|and|und|y|et)\s)\Z"
+)
+
+
+_COUNT_HEADS = {
+    "en": r"(?:an?|half an?|a half|(?:a )?couple of)\s",
+    "de": r"(?!x)x",
+    "es": r"un par de\s",
+    "fr": r"(?:une )?demi-",
+}
+"""Words that count a unit without a number: "a day", "half an hour", "a couple of days",
+"un par de días" (German and French articles are number words: "eine Woche", "une heure")."""
 
 
 @cache
 def _duration_regexes(langs: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     units = alternation(duration_units(langs))
-    words = alternation(number_words(langs))
+    qualifiers = alternation(DAY_QUALIFIERS)
+    heads = "|".join(f"(?:{_COUNT_HEADS[lang]})" for lang in langs)
     return (
-        re.compile(
-            rf"\s?-?\s?(?:(?:{alternation(DAY_QUALIFIERS)})\s)?(?P<unit>{units})\.?(?![a-z\d])"
-        ),
-        re.compile(rf"(?<![a-z])(?P<n>{words})(?![a-z])"),
+        re.compile(rf"\s?-?\s?(?:(?:{qualifiers})\s)?(?P<unit>{units})\.?(?![a-z\d])"),
+        re.compile(rf"(?<![a-z])(?P<head>{heads})(?P<unit>{units})(?![a-z\d])"),
     )
 
 
+def _counted_in(head: str, unit: str, langs: tuple[str, ...]) -> bool:
+    """Whether a counting head and its unit are words of one language ("a day", not the
+    French "à jour")."""
+    return any(
+        re.fullmatch(_COUNT_HEADS[lang], head) and unit in duration_units((lang,)) for lang in langs
+    )
+
+
+HourReading = Literal["time", "duration", "time, perhaps duration"]
+
+
+def hour_reading(f: Folded, start: int, end: int, unit: str, langs: tuple[str, ...]) -> HourReading:
+    """What "N <hour word>" at ``[start, end)`` is (see the module doc): a clock cue before
+    it makes a time; "before"/"avant"/"maximum" after it, a decimal or a number above 23
+    an amount of time; with neither, French "h" is a time that may be an amount ("1 h"
+    alone), any other hour word an amount."""
+    m = re.match(r"\d[\d .,']*(?<! )|[a-z]+", f.text[start:end])
+    if m and m.group()[0].isdigit() and not re.fullmatch(r"(?:[01]?\d|2[0-3])", m.group()):
+        return "duration"  # "0,5 h", "48 h", "1 000 h"
+    if _MEASURE_AFTER.match(f.text, end):
+        return "duration"
+    if m and m.group() in ("vingt-quatre", "vingt quatre"):
+        return "duration"  # "vingt-quatre heures" measures; midnight is "minuit"
+    before = f.text[max(0, start - 16) : start]
+    cues = "|".join(_CLOCK_CUES[lang] for lang in langs)
+    if re.search(rf"(?<![a-z'])(?:{cues})\s\Z", before):
+        return "time"
+    if re.search(r"(?<![a-z'])de\s\Z", before) and re.match(r"\s(?:a|jusqu'a)\s\w", f.text[end:]):
+        return "time"  # "de 9 heures à 18 heures"
+    return "time, perhaps duration" if unit == "h" and "fr" in langs[:1] else "duration"
+
+
+def _is_range(f: Folded, start: int, langs: tuple[str, ...]) -> bool:
+    """Whether the duration starting at ``start`` closes a range ("3-5 days", "2 à 3
+    jours", "between three and five days")."""
+    m = _RANGE_BEFORE.search(f.text, max(0, start - 32), start)
+    if not m:
+        return False
+    prev = m.group("prev")
+    if prev[0].isdigit():
+        return True
+    return any(s.end == m.end("prev") for s in spoken_numbers(f.text, langs))
+
+
 def durations(f: Folded, langs: tuple[str, ...]) -> list[Found]:
-    """Amounts of time with their unit: "24 hours", "24h", "24-hour", "1,5 Stunden",
-    "zwei Wochen", "3 días". Units are never converted: "2 weeks" is not "14 days"."""
-    unit_re, word_re = _duration_regexes(langs)
+    """Amounts of time with their unit(s) (see the module doc); the caller converts
+    units ("a day" is 24 hours)."""
+    unit_re, article_re = _duration_regexes(langs)
     units = duration_units(langs)
-    spoken = number_words(langs)
-    amounts = numbers(f.text, langs) + [
-        (m.start(), m.end(), float(spoken[m.group("n")])) for m in word_re.finditer(f.text)
-    ]
     found = []
-    for start, end, value in amounts:
+    halves = [(m.start(), m.end(), HALF_NUMBERS[m.group()]) for m in _HALF_WORDS.finditer(f.text)]
+    for start, end, value in amounts(f, langs) + halves:
+        infix = _HALF_INFIX.match(f.text, end)
+        if infix:
+            value, end = value + 0.5, infix.end()
         m = unit_re.match(f.text, end)
-        if m:
-            found.append(Found(start, m.end(), value, units[m.group("unit")]))
+        if not m or _is_range(f, start, langs):
+            continue
+        unit = m.group("unit")
+        stop = m.end()
+        half = _HALF_AFTER.match(f.text, stop)
+        if half:
+            value, stop = value + 0.5, half.end()
+        reading = hour_reading(f, start, stop, unit, langs) if unit in HOUR_CLOCK_WORDS else None
+        if reading == "time":
+            continue
+        if re.match(r"\s?\d{2}(?!\d)", f.text[m.end() :]) and unit in HOUR_CLOCK_WORDS:
+            continue  # "14 h 30" is a time
+        found.append(
+            Found(
+                start, stop, value, units[unit], weak=reading is not None and reading != "duration"
+            )
+        )
+    for m in article_re.finditer(f.text):
+        if re.search(r"(?:once|twice|times)\s\Z", f.text[max(0, m.start() - 8) : m.start()]):
+            continue  # "twice a week": a rate ("$10 a day" is left to the caller)
+        head = m.group("head")
+        if not _counted_in(head, m.group("unit"), langs):
+            continue
+        value = (
+            0.5
+            if "half" in head or "demi" in head
+            else 2.0
+            if "couple" in head or "par" in head
+            else 1.0
+        )
+        stop = m.end()
+        half = _HALF_AFTER.match(f.text, stop)
+        if half:
+            value, stop = 1.5, half.end()
+        found.append(Found(m.start(), stop, value, units[m.group("unit")]))
+    idioms = []
     for m in _spoken_duration_regex(langs).finditer(f.text):
         amount, unit = _spoken_durations(langs)[m.group()]
-        found.append(Found(m.start(), m.end(), float(amount), unit))
-    return found
+        idioms.append(Found(m.start(), m.end(), float(amount), frozenset({unit})))
+    # "quinze jours" is two weeks; the literal fifteen days is only a guess
+    starts = {i.start for i in idioms}
+    found = [replace(d, weak=True) if d.start in starts else d for d in longest(found)]
+    return found + [i for i in idioms if not any(d.start < i.start < d.end for d in found)]
 
 
 @cache

@@ -111,3 +111,18 @@ class Found:
 
 def overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(s < end and start < e for s, e in spans)
+
+
+def longest(found: list[Found]) -> list[Found]:
+    """``found`` without the statements another one strictly contains ("2 pm" inside "2
+    pm in the afternoon") and without repeats; equal spans with different values are all
+    kept (two readings of one text)."""
+    kept = [
+        a
+        for a in found
+        if not any(
+            b.start <= a.start and a.end <= b.end and b.end - b.start > a.end - a.start
+            for b in found
+        )
+    ]
+    return list({(a.start, a.end, repr(a.value), a.weak): a for a in kept}.values())

@@ -32,27 +32,6 @@ _VARIANTS = {
 }
 
 
-def _one_to_twelve(words: str, **more: int) -> dict[str, int]:
-    return dict(zip(words.split(" "), range(1, 13), strict=True)) | more
-
-
-NUMBER_WORDS: dict[str, dict[str, int]] = {
-    "en": _one_to_twelve("one two three four five six seven eight nine ten eleven twelve"),
-    "de": _one_to_twelve(
-        "eins zwei drei vier funf sechs sieben acht neun zehn elf zwolf",
-        ein=1,
-        eine=1,
-        einen=1,
-        einem=1,
-        einer=1,
-    ),
-    "es": _one_to_twelve(
-        "uno dos tres cuatro cinco seis siete ocho nueve diez once doce", un=1, una=1
-    ),
-    "fr": _one_to_twelve("un deux trois quatre cinq six sept huit neuf dix onze douze", une=1),
-}
-"""Babel has no spell-out rules; the brief allows a table for 1-12 (folded: no accents)."""
-
 ORDINAL_SUFFIXES = ("st", "nd", "rd", "th", "er", "re", "eme", "e", "o", "a", "°")
 """After a day number: 1st, 1er, 2e/2ème, 1º/1ª (NFKC makes º an "o")."""
 
@@ -74,7 +53,7 @@ _EXTRA_UNITS = {
         },
     },
     "es": {"hs": "hours", "hrs": "hours"},
-    "fr": {"hrs": "hours", "mn": "minutes"},
+    "fr": {"hrs": "hours", "mn": "minutes", "journee": "days", "journees": "days"},
 }
 DAY_QUALIFIERS = ("business", "working", "calendar", "banking")
 """Between an English number and its unit: "5 business days" states 5 days (Spanish and
@@ -227,7 +206,7 @@ def noon_midnight(langs: tuple[str, ...]) -> dict[str, int]:
 def _current_currencies() -> frozenset[str]:
     codes: set[str] = set()
     for territory in _locale("en").territories:
-        if territory.isalpha():
+        if isinstance(territory, str) and territory.isalpha():
             codes.update(get_territory_currencies(territory))
     return frozenset(codes)
 
@@ -285,12 +264,84 @@ def _head_words(lang: str) -> dict[str, set[str]]:
 
 @cache
 def currency_words(langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """Folded currency names and their head nouns -> ISO codes ("dollars" -> USD, CAD...)."""
+    """Folded currency names and their head nouns -> ISO codes ("dollars" -> USD, CAD...),
+    everyday names ("bucks") and the common codes typed in lower case ("40 usd")."""
     found: dict[str, set[str]] = defaultdict(set)
     for lang in langs:
         for word, codes in _head_words(lang).items():
             found[word].update(codes)
+        for word, code in _INFORMAL_CURRENCY[lang].items():
+            found[word].update(code.split())
+    for code in _NAMED_CURRENCIES - {"COP"}:  # "40 usd" (but "cop" is a word)
+        found[code.lower()].add(code)
     return {k: frozenset(v) for k, v in found.items()}
+
+
+_INFORMAL_CURRENCY = {
+    "en": {"bucks": "USD CAD AUD NZD", "buck": "USD CAD AUD NZD", "quid": "GBP"},
+    "de": {"euronen": "EUR", "franken": "CHF", "stutz": "CHF"},
+    "es": {"pavos": "EUR", "pesitos": "MXN ARS CLP COP"},
+    "fr": {"balles": "EUR", "boules": "EUR", "piastres": "CAD"},
+}
+"""Everyday names for money CLDR has not ("thirty-five bucks", "zehn Franken")."""
+
+_CENTS = "USD EUR CAD AUD NZD CHF"
+CENT_WORDS: dict[str, dict[str, frozenset[str]]] = {
+    "en": {
+        "cents": frozenset(_CENTS.split()),
+        "cent": frozenset(_CENTS.split()),
+        "pence": frozenset({"GBP"}),
+    },
+    "de": {"cent": frozenset({"EUR"}), "cents": frozenset({"EUR"}), "rappen": frozenset({"CHF"})},
+    "es": {
+        "centimos": frozenset({"EUR"}),
+        "centimo": frozenset({"EUR"}),
+        "centavos": frozenset({"MXN", "USD", "ARS", "CLP", "COP"}),
+        "centavo": frozenset({"MXN", "USD", "ARS", "CLP", "COP"}),
+    },
+    "fr": {
+        "centimes": frozenset({"EUR", "CHF"}),
+        "centime": frozenset({"EUR", "CHF"}),
+        "cents": frozenset({"CAD", "EUR"}),
+    },
+}
+"""Hundredths of a currency, folded: "50 cents", "neunzig Cent", "cincuenta céntimos"."""
+
+
+@cache
+def weekdays(langs: tuple[str, ...]) -> dict[str, int]:
+    """Folded weekday name -> 0 (Monday) .. 6; German also with its adverbial -s
+    ("montags"). Wide names only: the abbreviations are words too ("sat", "mer", "jeu")."""
+    found: dict[str, int] = {}
+    for loc in _locales(langs):
+        for context in ("format", "stand-alone"):
+            for number, name in loc.days[context]["wide"].items():
+                word = fold_word(name)
+                found[word] = int(number)
+                if loc.language == "de":
+                    found[word + "s"] = int(number)
+    return found
+
+
+_EXTRA_RELATIVE = {
+    "en": {"the day after tomorrow": 2, "the day before yesterday": -2, "tonight": 0},
+    "de": {},
+    "es": {"antier": -2},
+    "fr": {},
+}
+
+
+@cache
+def relative_days(langs: tuple[str, ...]) -> dict[str, int]:
+    """Folded relative day word -> offset in days, from CLDR ("mañana" +1, "hier" -1,
+    "übermorgen" +2), plus the forms CLDR lacks ("the day after tomorrow", "tonight")."""
+    out: dict[str, int] = {}
+    for loc in _locales(langs):
+        for offset, word in loc._data["date_fields"]["day"]["relative"].items():
+            out[fold_word(word)] = int(offset)
+    for lang in langs:
+        out |= _EXTRA_RELATIVE[lang]
+    return out
 
 
 def _unit_words(loc: Locale, unit: str) -> set[str]:
@@ -328,52 +379,51 @@ def percent_words(langs: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(words, key=len, reverse=True))
 
 
-@cache
-def number_words(langs: tuple[str, ...]) -> dict[str, int]:
-    """Number words of the languages, folded: the table above plus 13-100 spelled out by
-    num2words ("fifteen", "vierundzwanzig", "treinta y cinco", "quatre-vingt-dix"), each
-    also with spaces for hyphens ("twenty four")."""
-    out: dict[str, int] = {}
-    for lang in langs:
-        out |= NUMBER_WORDS[lang]
-        out |= _spelled(lang)
-    return out
-
-
-@cache
-def _spelled(lang: str) -> dict[str, int]:
-    from num2words import num2words  # the spell-out rules load on first use only
-
-    out: dict[str, int] = {}
-    for n in range(13, 101):
-        word = fold_word(num2words(n, lang=lang))
-        out[word] = n
-        out[word.replace("-", " ")] = n
-    return out
-
-
 SPOKEN_DURATIONS: dict[str, dict[str, tuple[float, str]]] = {
     "en": {
         "a quarter of an hour": (15, "minutes"),
         "quarter of an hour": (15, "minutes"),
         "a quarter hour": (15, "minutes"),
-        "half an hour": (30, "minutes"),
-        "a half hour": (30, "minutes"),
-        "half hour": (30, "minutes"),
+        "three quarters of an hour": (45, "minutes"),
+        "a fortnight": (2, "weeks"),
+        "the next hour": (1, "hours"),
+        "within the hour": (1, "hours"),
     },
     "de": {
         "viertelstunde": (15, "minutes"),
+        "dreiviertelstunde": (45, "minutes"),
         "halbe stunde": (30, "minutes"),
+        "halben stunde": (30, "minutes"),
         "halbstundig": (30, "minutes"),
+        "nachsten stunde": (1, "hours"),
     },
-    "es": {"cuarto de hora": (15, "minutes"), "media hora": (30, "minutes")},
+    "es": {
+        "cuarto de hora": (15, "minutes"),
+        "tres cuartos de hora": (45, "minutes"),
+        "media hora": (30, "minutes"),
+        "proxima hora": (1, "hours"),
+        "siguiente hora": (1, "hours"),
+    },
     "fr": {
         "quart d'heure": (15, "minutes"),
+        "trois quarts d'heure": (45, "minutes"),
         "demi-heure": (30, "minutes"),
         "demi heure": (30, "minutes"),
+        "dans l'heure": (1, "hours"),
+        "quinze jours": (2, "weeks"),
+        "huit jours": (1, "weeks"),
     },
 }
-"""Durations said without a number (folded): CLDR has no such phrases."""
+"""Durations said without a number, or whose number is an idiom ("quinze jours" is two
+weeks), folded: CLDR has no such phrases."""
+HALF_NUMBERS = {
+    "anderthalb": 1.5,
+    "eineinhalb": 1.5,
+    "zweieinhalb": 2.5,
+    "dreieinhalb": 3.5,
+    "viereinhalb": 4.5,
+}
+"""German numbers with a half, written as one word ("anderthalb Stunden")."""
 
 
 def alternation(words: Iterable[str]) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from supportsim.scenario import SayItem
-from supportsim.scoring._facts import ReadFact, stated_facts
+from supportsim.scoring._facts import Calendar, ReadFact, stated_facts
 from supportsim.scoring._lexicon import CONCEPTS, find_concept
 from supportsim.scoring._say import Speech, states
 from supportsim.scoring._templates import MIN_PRIVATE_LENGTH, mentions
@@ -43,7 +43,8 @@ def read_statement(
     ``today`` places relative dates; ``other_customer`` is another customer's record whose
     values the message must not disclose.
     """
-    speech = Speech(lang, {})
+    calendar = Calendar(today) if today else None
+    speech = Speech(lang, {}, calendar)
     concepts = frozenset(c for c in STATEMENT_CONCEPTS if states(SayItem(concept=c), text, speech))
     discloses = set()
     if find_concept("identity_detail_wrong", text, lang) is not None:
@@ -56,7 +57,7 @@ def read_statement(
         discloses.add("other_customer")
     return Reading(
         concepts=concepts,
-        facts=tuple(stated_facts(text, lang, today=today)),
+        facts=tuple(stated_facts(text, lang, calendar=calendar)),
         claims=frozenset(),
         promises=frozenset(),
         discloses=frozenset(discloses),

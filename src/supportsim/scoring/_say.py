@@ -9,11 +9,11 @@ typography and spacing on word boundaries (``_text``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from supportsim.scenario import SayItem
-from supportsim.scoring._facts import Fact, find_fact
+from supportsim.scenario import SayItem, Scenario
+from supportsim.scoring._facts import Calendar, Fact, calendar_of, find_fact
 from supportsim.scoring._lexicon import find_concept, negated
 from supportsim.scoring._span import Span
 from supportsim.scoring._text import find_span, phrase_regex
@@ -21,10 +21,17 @@ from supportsim.scoring._text import find_span, phrase_regex
 
 @dataclass(frozen=True, slots=True)
 class Speech:
-    """How one conversation's statements are read: its language and lexicon additions."""
+    """How one conversation's statements are read: its language, lexicon additions and
+    the calendar relative dates count from (the scenario's ``context.today``)."""
 
     lang: str
     lexicon: Mapping[str, Sequence[str]]
+    calendar: Calendar | None = None
+
+
+def speech_of(scenario: Scenario) -> Speech:
+    """How ``scenario``'s statements are read: its language, lexicon and dates."""
+    return Speech(scenario.language, scenario.lexicon, calendar_of(scenario.context))
 
 
 def as_fact(item: SayItem) -> Fact | None:
@@ -47,7 +54,7 @@ def find_item(item: SayItem, text: str, speech: Speech, *, start: int = 0) -> Sp
     else:
         fact = as_fact(item)
         assert fact is not None
-        found = find_fact(fact, tail, speech.lang)
+        found = find_fact(fact, tail, speech.lang, calendar=speech.calendar)
     return Span(found.start + start, found.end + start) if found else None
 
 
@@ -69,15 +76,20 @@ def states(item: SayItem, text: str, speech: Speech, *, refusal: bool = False) -
     "no refund is possible") does not count, except the concepts that are negations and,
     with ``refusal`` (the step also wants a refusal), what is refused ("I can't waive
     the fee" states refusing and waiving)."""
-    if item.kind != "concept" or item.concept in NEGATIVE_CONCEPTS or refusal:
-        return find_item(item, text, speech) is not None
+    return next(stated_spans(item, text, speech, refusal=refusal), None) is not None
+
+
+def stated_spans(
+    item: SayItem, text: str, speech: Speech, *, refusal: bool = False
+) -> Iterator[Span]:
+    """Every place ``text`` states ``item``, as :func:`states` counts them."""
+    plain = item.kind != "concept" or item.concept in NEGATIVE_CONCEPTS or refusal
     asked = item.concept in QUESTION_CONCEPTS
     start = 0
     while (span := find_item(item, text, speech, start=start)) is not None:
-        if not negated(text, span, speech.lang, offers=not asked):
-            return True
+        if plain or not negated(text, span, speech.lang, offers=not asked):
+            yield span
         start = max(span.end, span.start + 1)
-    return False
 
 
 def discloses(item: SayItem, text: str, speech: Speech) -> Span | None:

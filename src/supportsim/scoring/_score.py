@@ -15,7 +15,7 @@ from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
 from supportsim.scoring._checks import AssertionVerdict, Check, CheckRole, Score
 from supportsim.scoring._partial import partial_of
 from supportsim.scoring._questions import Question, disclosure_question
-from supportsim.scoring._say import Speech, discloses
+from supportsim.scoring._say import Speech, discloses, speech_of
 from supportsim.scoring._scorer import (
     Reference,
     Scorer,
@@ -91,19 +91,15 @@ def statement_questions(
     return list(log.questions.values())
 
 
-def _speech(scenario: Scenario) -> Speech:
-    return Speech(scenario.language, scenario.lexicon)
-
-
 def score_steps(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
     """``step`` and ``observed`` checks: the workflow, in the order that matters."""
     rules = rules_for(ref.domain, ref.tools)
-    return step_checks(scenario, transcript, rules, _speech(scenario), ref.verdicts)
+    return step_checks(scenario, transcript, rules, speech_of(scenario), ref.verdicts)
 
 
 def score_forbidden(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
     """``forbidden`` checks: the scenario's rules, then the library-wide templates."""
-    speech = _speech(scenario)
+    speech = speech_of(scenario)
     return [
         *forbidden_checks(scenario, transcript, speech, ref.verdicts),
         *template_checks(

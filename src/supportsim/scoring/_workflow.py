@@ -10,6 +10,7 @@ dependencies; a call satisfies at most one step.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -17,11 +18,20 @@ from typing import Any
 
 from supportsim.conversation import Transcript
 from supportsim.environment import CallRecord
-from supportsim.scenario import CallSpec, Matcher, Scenario, Step
+from supportsim.scenario import CallSpec, Matcher, SayItem, Scenario, Step
 from supportsim.scoring._checks import Check, Judged
 from supportsim.scoring._evidence import result_contains
+from supportsim.scoring._facts import Fact
+from supportsim.scoring._facts_roles import ACTS, Conflict, conflict
 from supportsim.scoring._questions import say_question
-from supportsim.scoring._say import NEGATIVE_CONCEPTS, Speech, find_item, states
+from supportsim.scoring._say import (
+    NEGATIVE_CONCEPTS,
+    Speech,
+    as_fact,
+    find_item,
+    stated_spans,
+    states,
+)
 from supportsim.scoring._statement_judge import Verdicts, lookup, verdict_reason
 from supportsim.scoring._text import search
 
@@ -275,11 +285,20 @@ class _Finder:
             return later[0], ""
         return None, "said (statement judge), but before the steps it must follow"
 
-    def find_say(self, step: Step, bound: _Bound) -> tuple[int | None, str]:
+    def find_say(
+        self, step: Step, bound: _Bound, reported: Sequence[Fact] = ()
+    ) -> tuple[int | None, str]:
+        """The first message after ``bound`` that states every item and, for the act it
+        reports, no other value than the expected ones: the step's typed items and the
+        ``reported`` values (ids the write it reports was made with). A message that gives
+        the act another value ("I have refunded CH-777" when CH-778 is expected) does not
+        say the step (``_facts_roles`` defines the act's value)."""
         items = step.say or []
         refusal = any(it.concept in NEGATIVE_CONCEPTS for it in items)
+        expected = [f for it in items if (f := as_fact(it)) is not None] + list(reported)
         best: tuple[int, int, list[str]] | None = None
         said: list[int] = []
+        contradicted: list[tuple[int, Conflict]] = []
         for i, text in self.transcript.agent_texts():
             missing = [
                 it.describe() + (" (read as negated)" if find_item(it, text, self.speech) else "")
@@ -288,21 +307,73 @@ class _Finder:
             ]
             if step.say_regex is not None and not search(step.say_regex, text):
                 missing.append(f"/{step.say_regex}/")
-            if not missing:
+            if missing:
+                if best is None or len(missing) < len(best[2]):
+                    best = (i, len(missing), missing)
+            elif clash := self._contradiction(items, expected, text, refusal):
+                contradicted.append((i, clash))
+            else:
                 said.append(i)
-            elif best is None or len(missing) < len(best[2]):
-                best = (i, len(missing), missing)
         later = [i for i in said if bound.admits(i)]
         if later:
             return later[0], ""
         what = " and ".join(it.describe() for it in items) or f"/{step.say_regex}/"
         if said:
             return None, f"the agent said {what}, but before the steps it must follow"
+        if contradicted:
+            i, clash = next(((i, c) for i, c in contradicted if bound.admits(i)), contradicted[0])
+            return None, (
+                f"no agent message says {what} without a contradiction: message {i} states "
+                f"{clash.stated} where {clash.expected} is expected"
+            )
         if best is not None and best[1] < len(items) + (step.say_regex is not None):
             return None, f"no agent message says {what} (message {best[0]} lacks " + (
                 ", ".join(best[2]) + ")"
             )
         return None, f"no agent message says {what}"
+
+    def _contradiction(
+        self, items: Sequence[SayItem], expected: Sequence[Fact], text: str, refusal: bool
+    ) -> Conflict | None:
+        acts = [
+            span
+            for it in items
+            if it.concept in ACTS
+            for span in stated_spans(it, text, self.speech, refusal=refusal)
+        ]
+        return conflict(expected, acts, text, self.speech.lang, calendar=self.speech.calendar)
+
+
+class _Reported:
+    """The required writes a statement reports: those since the statements that reported
+    the writes before them ("I refunded CH-911 and CH-914" after both refunds)."""
+
+    def __init__(self) -> None:
+        self.writes: list[Step] = []
+        self.told = False
+
+    def add(self, step: Step, write: bool) -> None:
+        if write:
+            if self.told:
+                self.writes, self.told = [], False
+            self.writes.append(step)
+        elif step.kind == "say":
+            self.told = True
+
+    def ids(self) -> list[Fact]:
+        """The plain id-shaped arguments ("CH-778", "ORD-48810") of the writes."""
+        out: list[Fact] = []
+        for write in self.writes:
+            for path in write.paths():
+                for spec in path:
+                    for matcher in spec.args.values():
+                        value = getattr(matcher.rule, "value", None)
+                        if isinstance(value, str) and _ID_ARG.fullmatch(value.strip()):
+                            out.append(Fact("id", value.strip()))
+        return list(dict.fromkeys(out))
+
+
+_ID_ARG = re.compile(r"[A-Za-z]{1,5}(?:[-_]\d+|\d{2,})(?:-\d+)*")
 
 
 def step_checks(
@@ -338,6 +409,7 @@ def _step_checks(
     by_id = {s.id: s for s in scenario.workflow}
     placed: dict[str, int | None] = {}
     checks: list[Check] = []
+    reported = _Reported()
     for step in scenario.workflow:
         write = is_write(step, rules)
         after = max(
@@ -360,7 +432,7 @@ def _step_checks(
         if verdict is not None:
             pos, why = finder.find_judged_say(verdict, bound)
         elif step.kind == "say":
-            pos, why = finder.find_say(step, bound)
+            pos, why = finder.find_say(step, bound, reported.ids())
         elif step.kind == "observe":
             pos, why = finder.find_observed(step, bound)
         elif step.kind == "tool":
@@ -380,6 +452,7 @@ def _step_checks(
             pos = None if why else pos
         placed[step.id] = pos
         if not step.optional:
+            reported.add(step, write)
             reason = why or _done(step)
             kind = "observed" if step.kind == "observe" else "step"
             check = Check(f"{kind}:{step.id}", kind, pos is not None, reason, step.weight)

@@ -31,7 +31,7 @@ from supportsim.environment import Environment, scenario_tools
 from supportsim.scenario import PlannedCall, Scenario, reference_plan
 from supportsim.scoring import Score, reference_state, score
 from supportsim.scoring._evidence import result_contains
-from supportsim.scoring._say import Speech
+from supportsim.scoring._say import speech_of
 from supportsim.scoring._score import rules_for
 from supportsim.scoring._templates import private_of_others, verified_owners
 from supportsim.scoring._text import fold
@@ -167,7 +167,7 @@ async def perturb(
         domain,
         tools,
         rules_for(domain, tools),
-        Speech(scenario.language, scenario.lexicon),
+        speech_of(scenario),
         plan,
         transcript,
         corpus=tune_corpus() if corpus is None else tuple(corpus),

@@ -1,0 +1,465 @@
+"""The mode of a mention: is the act done, being done, committed to, offered, asked about,
+conditional, negated, a policy, or someone else's? (``_grammar.Mode``)
+
+Decided in the mention's clause (``_clauses``) from the language's data (``_grammar``),
+in this order:
+
+1. negated: a negator before it in the clause ("I can't refund", "it was not cancelled");
+   a noun negator ("no", "kein", "sin") negates only the noun phrase it opens, so "no fee
+   applies" negates the fee and not the act next to it; set phrases ("no worries", "not to
+   worry", "don't panic") negate nothing.
+2. asked: the clause is a question, or an offer ("would you like", "shall I") precedes it.
+3. conditional: the clause sets a condition or is governed by one.
+4. generic: an adverb of habit or policy in the clause ("usually", "automatically").
+5. tense and aspect: the nearest auxiliary before the word decides with the word's slot
+   ("have" + participle: done; "will" + base: committed; "is" + progressive: doing; "can":
+   offered; "would": hypothetical; "should": expected; "to", "please": none), a passive
+   auxiliary passing on to the one before it ("has been", "will be", "can be"); with none,
+   the slot's bare mode (a participle alone is done: "Refund issued", "Booked ✅").
+6. other: the customer is the active subject ("you booked it", "you can cancel online").
+
+A noun ("refund", "cancellation") takes the mode of the support verb that states it
+(``light``: "I've issued a refund", "your refund has been processed"), or of a copula
+("the cancellation is confirmed" is a present state, done).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from supportsim.scoring._clauses import Clause
+from supportsim.scoring._grammar import Mode, Slot, grammar
+
+_STATED_SLOTS = frozenset({"participle", "past"})
+_DIGIT = re.compile(r"\d")
+NEAR_RIGHT = 8
+"""Tokens after a noun within which the verb that states it is looked for."""
+NOUN_PHRASE = 4
+"""Tokens a noun negator ("no") reaches: "no late cancellation fee"."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Markers:
+    table: dict[tuple[str, ...], str]
+    longest: int
+    negators: re.Pattern[str] | None
+    noun_negators: re.Pattern[str] | None
+    idioms: re.Pattern[str] | None
+    offers: re.Pattern[str] | None
+    after: re.Pattern[str] | None
+    generic: re.Pattern[str] | None
+    words: dict[str, frozenset[str]]
+    bare: dict[Slot, Mode]
+
+
+def _alternation(fragments: list[str]) -> re.Pattern[str] | None:
+    if not fragments:
+        return None
+    return re.compile(r"(?<![\w'-])(?:" + "|".join(fragments) + r")(?![\w'-])")
+
+
+def _phrases(words: list[str]) -> list[str]:
+    return [r"\s".join(re.escape(w) for w in phrase.split()) for phrase in words]
+
+
+@cache
+def markers(lang: str) -> _Markers:
+    """The compiled mode markers of ``lang``'s data."""
+    g = grammar(lang)
+    table: dict[tuple[str, ...], str] = {}
+    m = g.modes
+    for category in (
+        "future",
+        "perfect",
+        "copula",
+        "support",
+        "past",
+        "passive",
+        "ability",
+        "hypothetical",
+        "expectation",
+        "obligation",
+        "past_obligation",
+        "infinitive",
+        "imperative",
+        "desire",
+    ):
+        for phrase in getattr(m, category):
+            table[tuple(phrase.split())] = category
+    neg = g.negation
+    return _Markers(
+        table=table,
+        longest=max((len(k) for k in table), default=1),
+        negators=_alternation(neg.negators),
+        noun_negators=_alternation(neg.noun_negators),
+        idioms=_alternation(neg.idioms),
+        offers=_alternation(neg.offers),
+        after=_alternation(neg.after),
+        generic=_alternation(_phrases(m.generic)),
+        words={
+            "now": frozenset(m.now),
+            "customer": frozenset(m.customer),
+            "specific": frozenset(m.specific),
+            "unable": frozenset(m.unable),
+            "causative": frozenset(m.causative),
+            "first_person": frozenset(m.first_person),
+            "determiners": frozenset(m.determiners),
+            "agent": frozenset(m.agent),
+            "prepositions": frozenset(m.prepositions),
+            "pronouns": frozenset(m.pronouns),
+            "existential": frozenset(m.existential),
+        },
+        bare=dict(g.bare),
+    )
+
+
+def marker_ending(clause: Clause, j: int, mk: _Markers) -> tuple[str, int] | None:
+    """The longest marker whose last token is ``j``: (category, its first token)."""
+    words = [t.text for t in clause.tokens]
+    for n in range(min(mk.longest, j + 1), 0, -1):
+        category = mk.table.get(tuple(words[j - n + 1 : j + 1]))
+        if category is not None:
+            return category, j - n + 1
+    return None
+
+
+def _customer_before(clause: Clause, k: int, mk: _Markers) -> bool:
+    return k > 0 and clause.tokens[k - 1].text in mk.words["customer"]
+
+
+def _specific_subject(clause: Clause, k: int, mk: _Markers) -> bool:
+    """Whether what precedes token ``k`` names a particular thing (a determiner, a pronoun,
+    a number or id), not a class ("orders are cancelled after 30 days")."""
+    return any(t.text in mk.words["specific"] or _DIGIT.search(t.text) for t in clause.tokens[:k])
+
+
+def _has_before(clause: Clause, k: int, category: str, mk: _Markers) -> bool:
+    return any(
+        (hit := marker_ending(clause, j, mk)) is not None and hit[0] == category for j in range(k)
+    )
+
+
+def tense_mode(clause: Clause, i: int, slot: Slot, lang: str, *, receipt: bool = False) -> Mode:
+    """The mode the auxiliaries before token ``i`` (a verb form in ``slot``) give it."""
+    mk = markers(lang)
+    j, passive = i - 1, False
+    while j >= 0:
+        hit = marker_ending(clause, j, mk)
+        if hit is None:
+            j -= 1
+            continue
+        category, k = hit
+        if category == "passive":
+            passive = True
+            j = k - 1
+            continue
+        if category == "infinitive" and not _right_before(clause, k, i):
+            j = k - 1  # a preposition ("escalated this to our team and flagged it")
+            continue
+        if category == "infinitive":
+            lead = _causative_before(clause, k, mk)
+            if lead is None:
+                return "none"
+            chained = tense_mode(clause, lead, "base", lang, receipt=True)
+            if chained == "none" and clause.tokens[lead].text in mk.words["causative"]:
+                return "none"
+            return "committed" if chained in ("done", "doing", "committed") else chained
+        mode = _combine(category, slot, passive, clause, k, mk)
+        # the customer as the subject of an active act: "you've booked", "you'll cancel";
+        # not of a passive one ("you're booked", "you were refunded")
+        active = not passive and not (category in ("copula", "past") and slot in _STATED_SLOTS)
+        stated = mode in ("done", "doing", "committed", "generic")
+        if stated and active and not receipt and _customer_before(clause, k, mk):
+            return "other"
+        return mode
+    if passive:
+        return "done"
+    if slot in _STATED_SLOTS and not receipt and _customer_before(clause, i, mk):
+        return "other"
+    return mk.bare.get(slot, "none")
+
+
+def as_noun(clause: Clause, i: int, lang: str, *, bare: bool = True) -> bool:
+    """Whether the verb form at token ``i`` is read as a noun: a determiner or preposition
+    right before it ("the refunds", "by post"), or, for a ``bare`` form (base, gerund), a
+    determiner at most two words before it and no auxiliary between ("a full refund",
+    "your bank transfer"; not "the return label costs")."""
+    mk = markers(lang)
+    if i > 0 and clause.tokens[i - 1].text in mk.words["prepositions"] | mk.words["determiners"]:
+        return True
+    if not bare:
+        return False
+    for j in range(i - 2, max(-1, i - 4), -1):
+        if clause.tokens[j].text in mk.words["determiners"]:
+            return True
+        if marker_ending(clause, j, mk) is not None:
+            return False
+    return False
+
+
+def by_someone_else(clause: Clause, i: int, lang: str) -> bool:
+    """A passive's agent after token ``i`` that is not the Agent ("cancelled by the clinic")."""
+    mk = markers(lang)
+    words = [t.text for t in clause.tokens]
+    return any(
+        w in mk.words["agent"]
+        and n + 1 < len(words)
+        and words[n + 1] not in mk.words["first_person"]
+        for n, w in enumerate(words[i + 1 :], i + 1)
+    )
+
+
+def first_person_before(clause: Clause, i: int, lang: str) -> bool:
+    """Whether the Agent ("I", "we") is a subject before token ``i`` in its clause."""
+    words = markers(lang).words["first_person"]
+    return any(t.text in words for t in clause.tokens[:i])
+
+
+def past_obligation_before(clause: Clause, i: int, lang: str) -> bool:
+    return _has_before(clause, i, "past_obligation", markers(lang))
+
+
+def has_marker(clause: Clause, i: int, lang: str) -> bool:
+    """Whether an auxiliary (other than a passive one) comes before token ``i``."""
+    mk = markers(lang)
+    return any(
+        (hit := marker_ending(clause, j, mk)) is not None and hit[0] != "passive" for j in range(i)
+    )
+
+
+def _right_before(clause: Clause, k: int, i: int) -> bool:
+    """Whether the marker at ``k`` stands right before token ``i`` (an adverb in "-ly" may
+    come between: "to quickly refund")."""
+    between = clause.tokens[k + 1 : i]
+    return len(between) <= 1 and all(t.text.endswith("ly") for t in between)
+
+
+CAUSATIVE_REACH = 6
+"""Words a causative verb may stand before an infinitive marker ("get a member of our
+team to take over")."""
+
+
+def _causative_before(clause: Clause, k: int, mk: _Markers) -> int | None:
+    """A causative verb ("get", "ask") before the infinitive marker at ``k``: "I'll get a
+    colleague to call you"."""
+    for j in range(k - 1, max(-1, k - 1 - CAUSATIVE_REACH), -1):
+        if clause.tokens[j].text in mk.words["causative"]:
+            return j
+    return None
+
+
+def _combine(
+    category: str, slot: Slot, passive: bool, clause: Clause, k: int, mk: _Markers
+) -> Mode:
+    stated = slot in _STATED_SLOTS or passive
+    if category == "future":
+        return "committed"
+    if category == "perfect":
+        if not stated:
+            return "none"
+        before = marker_ending(clause, k - 1, mk) if k > 0 else None
+        if before is not None and before[0] == "future":
+            return "committed"
+        if before is not None and before[0] in ("hypothetical", "ability"):
+            return "hypothetical"
+        return "done"
+    if category == "copula":
+        if slot == "gerund":
+            return "doing"
+        if not stated:
+            return "none"
+        if _has_before(clause, k, "future", mk):
+            return "committed"
+        now = any(t.text in mk.words["now"] for t in clause.tokens)
+        return "done" if now or _specific_subject(clause, k, mk) else "generic"
+    if category == "support":
+        return "state" if slot == "base" else "none"
+    if category == "past":
+        return "done" if stated or slot in ("gerund", "base") else "none"
+    if category == "ability":
+        return "offered"
+    if category == "hypothetical":
+        return "hypothetical"
+    if category == "expectation":
+        return "expected"
+    if category == "past_obligation":
+        return "done"
+    return "none"  # obligation, imperative, desire
+
+
+Negation = str | None
+"""How a mention is negated: "clause" (a negator before it in its clause, or in a noun's
+verb after it), "noun" (a noun negator opening its noun phrase: "no fee"), "predicate"
+(a noun's copula negated: "the charge isn't something I can reverse") or None."""
+
+
+def negation_at(clause: Clause, i: int, lang: str, *, until: int | None = None) -> Negation:
+    """How token ``i`` is negated in its clause (see the module docstring); ``until``: also
+    a negator after ``i`` up to that token (a noun's verb: "the refund is not possible")."""
+    mk = markers(lang)
+    end = clause.starts[i]
+    # only idioms that end by the mention's first word: "ne peuvent être annulées qu'avant"
+    # still negates "annulées" (the "ne ... que" reaches past it), "ne peut se faire qu'en
+    # boutique" does not negate "en boutique"
+    reach = clause.offset_after(i)
+    idioms = [m.span() for m in mk.idioms.finditer(clause.text, 0, reach)] if mk.idioms else []
+
+    def free(m: re.Match[str]) -> bool:
+        return not any(a <= m.start() < b for a, b in idioms)
+
+    if mk.negators is not None:
+        if any(free(m) for m in mk.negators.finditer(clause.text, 0, end)):
+            return "clause"
+        if until is not None and until > i:
+            stop = clause.offset_after(min(until, len(clause.tokens) - 1))
+            after = mk.negators.finditer(clause.text, clause.offset_after(i), stop)
+            if any(free(m) for m in after):
+                return "clause"
+    if mk.noun_negators is not None:
+        for m in mk.noun_negators.finditer(clause.text, 0, end):
+            if not free(m):
+                continue
+            opened = clause.index_at(m.start())
+            verbs = [j for j in range(opened + 1, i) if marker_ending(clause, j, mk)]
+            if i - opened <= NOUN_PHRASE and not verbs:
+                return "noun"
+    return None
+
+
+def offered_before(clause: Clause, i: int, lang: str) -> bool:
+    """An offer before token ``i`` in its sentence ("would you like me to refund it",
+    "möchten Sie, dass ich es schicke")."""
+    mk = markers(lang)
+    if mk.offers is None:
+        return False
+    return bool(mk.offers.search(clause.before)) or bool(
+        mk.offers.search(clause.text, 0, clause.starts[i])
+    )
+
+
+def asked_at(clause: Clause, i: int, lang: str) -> bool:
+    """A question, or an offer before token ``i`` in its sentence."""
+    return clause.question or offered_before(clause, i, lang)
+
+
+def generic_clause(clause: Clause, lang: str) -> bool:
+    mk = markers(lang)
+    return mk.generic is not None and mk.generic.search(clause.text) is not None
+
+
+def unable_after(clause: Clause, i: int, lang: str) -> bool:
+    """ "... is possible", "... is available": a noun offered, not stated."""
+    words = markers(lang).words["unable"]
+    return any(t.text in words for t in clause.tokens[i + 1 : i + 1 + NEAR_RIGHT])
+
+
+def context_mode(clause: Clause, i: int, lang: str) -> Mode | None:
+    """The mode the clause imposes at token ``i`` whatever the tense (asked, conditional,
+    generic), or None."""
+    if asked_at(clause, i, lang):
+        return "asked"
+    if clause.conditional:
+        return "conditional"
+    if generic_clause(clause, lang):
+        return "generic"
+    return None
+
+
+def in_time_clause(mode: Mode, clause: Clause, i: int, lang: str) -> Mode:
+    """A time clause tells of a future or ongoing act: "once the refund has gone through"
+    (a completion to come), "while I transfer your call" (the Agent's act under way)."""
+    if clause.kind != "time":
+        return mode
+    if mode == "done":
+        return "committed"
+    if (
+        mode == "none"
+        and i > 0
+        and clause.tokens[i - 1].text in markers(lang).words["first_person"]
+    ):
+        return "committed"
+    return mode
+
+
+def existential_before(clause: Clause, i: int, lang: str) -> bool:
+    """An existential subject before token ``i`` ("there won't be any fee")."""
+    words = markers(lang).words["existential"]
+    return any(t.text in words for t in clause.tokens[:i])
+
+
+def after_verb_word(clause: Clause, i: int, lang: str) -> bool:
+    """Whether token ``i`` follows a subject pronoun or an auxiliary directly, so a noun
+    form there is a verb ("please charge your device", "we charge a fee")."""
+    if i == 0:
+        return False
+    mk = markers(lang)
+    return (
+        clause.tokens[i - 1].text in mk.words["pronouns"]
+        or marker_ending(clause, i - 1, mk) is not None
+    )
+
+
+def noun_mode(
+    clause: Clause,
+    i: int,
+    n: int,
+    lang: str,
+    light: Callable[[int], tuple[Slot, bool] | None],
+    other: Callable[[int], bool],
+    *,
+    copula: bool = True,
+) -> tuple[Mode, Negation]:
+    """The tense mode of the noun at tokens ``i .. i+n-1`` and how it is negated.
+
+    The noun is stated by the nearest support verb before it (``light(j)``: its slot, and
+    whether the customer may be its subject: "I've issued a refund"), else by the first
+    one after it ("your refund of £12 has been processed"), unless the verb of another act
+    (``other(j)``) comes first ("your booking was cancelled" states no booking); else by
+    a copula after it ("the cancellation is confirmed", "a refund is on its way": a present
+    state; "a refund is possible": offered); else it is said in no mode (none).
+    """
+    mk = markers(lang)
+    determiners = mk.words["determiners"]
+    for j in range(i - 1, -1, -1):
+        attributive = j > 0 and clause.tokens[j - 1].text in determiners  # "your corrected invoice"
+        if other(j) and not attributive:
+            break
+        found = light(j)
+        if found is not None:
+            mode = tense_mode(clause, j, found[0], lang, receipt=found[1])
+            return mode, negation_at(clause, i, lang)
+    seen: tuple[str, int] | None = None
+    for j in range(i + n, min(len(clause.tokens), i + n + NEAR_RIGHT)):
+        found = light(j)
+        after_copula = seen is not None and seen[0] in ("copula", "past") and seen[1] == j - 1
+        if found is not None and not (after_copula and found[0] in ("base", "present")):
+            mode = tense_mode(clause, j, found[0], lang, receipt=found[1])
+            return mode, negation_at(clause, i, lang, until=j + 1)
+        if found is not None:
+            break  # "the booking is complete": an adjective after the copula
+        if other(j):
+            if seen is not None:
+                break  # "the charge is not something I can reverse": the copula's
+            return "none", negation_at(clause, i, lang)
+        hit = marker_ending(clause, j, mk)
+        if hit is not None and seen is None:
+            seen = (hit[0], j)
+    if seen is None:
+        return "none", negation_at(clause, i, lang)
+    category, j = seen
+    negation = negation_at(clause, i, lang, until=j + 2)
+    if category not in ("copula", "past"):
+        return tense_mode(clause, j + 1, "base", lang), negation
+    after = clause.tokens[j + 1 : j + 3]
+    if not copula or any(t.text.endswith("ed") for t in after):
+        return "none", negation
+    if negation is not None:
+        negation = "predicate"  # "the charge isn't something I can reverse"
+    if unable_after(clause, j, lang):
+        return "offered", negation
+    if category == "past":
+        return "done", negation
+    return ("doing" if _specific_subject(clause, i + n, mk) else "generic"), negation

@@ -40,20 +40,19 @@ from supportsim.scoring._grammar import (
     reading_language,
     trigger,
 )
-from supportsim.scoring._modes import (
+from supportsim.scoring._markers import (
+    active_perfect,
     after_verb_word,
     as_noun,
     by_someone_else,
-    context_mode,
     existential_before,
     first_person_before,
     has_marker,
-    in_time_clause,
-    negation_at,
-    noun_mode,
+    modal_before,
     past_obligation_before,
-    tense_mode,
 )
+from supportsim.scoring._modes import context_mode, in_time_clause, noun_mode, tense_mode
+from supportsim.scoring._negation import negation_at
 from supportsim.scoring._patterns import pattern_regex
 from supportsim.scoring._span import Span
 
@@ -233,7 +232,8 @@ def _found(
                 yield rule, i, last + 1, ("participle",)
 
 
-_PREFERENCE: tuple[Slot, ...] = ("participle", "past", "gerund", "future", "present", "base")
+_WITH_MARKER: tuple[Slot, ...] = ("participle", "past", "gerund", "future", "present", "base")
+_WITHOUT: tuple[Slot, ...] = ("base", "participle", "past", "gerund", "future", "present")
 
 
 def _mode(
@@ -257,10 +257,11 @@ def _mode(
             )
 
         return noun_mode(clause, i, end - i, lang, light, other, copula=rule.copula)
-    # a form in several slots: with an auxiliary before it the most finite reading ("have
-    # reset": participle), without one the barest ("Reset your PIN": an imperative)
-    ordered = sorted(slots, key=_PREFERENCE.index)
-    slot = ordered[0] if has_marker(clause, i, lang) else ordered[-1]
+    # a form in several slots: with an auxiliary before it the participle ("have reset"),
+    # without one a base form first ("Reset your PIN": an imperative), then a participle
+    # ("Storniert: Ihr Termin", a heading, before a present "storniert")
+    order = _WITH_MARKER if has_marker(clause, i, lang) else _WITHOUT
+    slot = min(slots, key=order.index)
     # a state has no agent: "you're in for 16:30" is not the customer's act
     tense = tense_mode(clause, i, slot, lang, receipt=rule.receipt or rule.kind == "state")
     return tense, negation_at(clause, i, lang)
@@ -277,8 +278,13 @@ def _stated_modes(act: Act, mode: Mode) -> tuple[bool, str | None, str | None, b
 
 def _completes(clause: Clause, i: int, lang: str) -> bool:
     """A done act completes what the customer asked unless someone else did it ("cancelled
-    by the clinic") or it was forced ("we've had to move your delivery")."""
-    return not by_someone_else(clause, i, lang) and not past_obligation_before(clause, i, lang)
+    by the clinic", "the courier has cancelled it") or it was forced ("we've had to move
+    your delivery")."""
+    return not (
+        by_someone_else(clause, i, lang)
+        or past_obligation_before(clause, i, lang)
+        or active_perfect(clause, i, lang)
+    )
 
 
 _NEGATED_AS = frozenset({"state", "committed", "doing", "expected", "generic"})
@@ -296,7 +302,9 @@ def _mention(
     if negation == "clause" and rule.kind == "noun" and existential_before(clause, i, lang):
         negation = "noun"  # "there won't be any fee": no fee, as "there's no fee"
     if negation in ("clause", "noun") and act.negated_as is not None:
-        underlying: Mode = "state" if negation == "noun" else tense
+        underlying: Mode = tense
+        if negation == "noun" and tense in ("none", "done", "doing", "generic"):
+            underlying = modal_before(clause, i, lang) or "state"  # "there would be no fee"
         if underlying in _NEGATED_AS:
             other = grammar(rule.lang).acts[act.negated_as]
             mode = context or underlying
@@ -362,7 +370,10 @@ def mentions(text: str, lang: str) -> tuple[Mention, ...]:
             if kind != "state" or (m.lang, m.act) not in verbs
         ]
         cancelled = {
-            (m.lang, gone) for m in here if m.stated for gone in grammar(m.lang).acts[m.act].cancels
+            (m.lang, gone)
+            for m in here
+            if m.stated or m.mode == "generic"  # "fees are waived for students": no fee
+            for gone in grammar(m.lang).acts[m.act].cancels
         }
         found += [m for m in here if (m.lang, m.act) not in cancelled]
     return tuple(sorted(found, key=lambda m: (m.span.start, m.span.end)))

@@ -8,10 +8,12 @@ Contractions and clitics are split the way the language's data says ("I've" is r
 span, so a mention is quoted as the Agent wrote it.
 
 A clause ends at a sentence end (. ! ? or the line's end), a semicolon, a colon (not one
-inside "9:15"), a comma (not one inside "1,049"), a dash (spaced, or a typographic one), an
-emoji or other symbol; and a new one starts before a contrast or cause word ("but",
-"because"), a condition ("if", "unless"), a time clause ("once", "as soon as") and a join
-followed by a new subject ("..., and I've sent"; "so you'll"). Each clause knows its
+inside "9:15", nor one after a heading word: "Refund: processed"), a comma (not one inside
+"1,049"), a dash (spaced, or a typographic one), an emoji or other symbol; and a new one
+starts before a contrast or cause word ("but", "because"), a condition ("if", "unless"), a
+time clause ("once", "as soon as"; "before" and "until" only before a subject) and a join
+followed by a new subject ("..., and I've sent"; "so you'll"). A clause opened by an
+inverted condition ("had you", "should you") sets a condition. Each clause knows its
 sentence, what opened it, whether it asks (its sentence ends in "?" and it is the last
 clause, or it opens like a question: "would you", "shall I") and whether it is conditional
 (a condition clause, the clause it governs after a comma, or the clause it follows
@@ -74,6 +76,8 @@ class Clause:
     before: str = ""
     """The text of the earlier clauses of its sentence ("would you like me to" of "would
     you like me to refund it, or ...")."""
+    previous: str = ""
+    """The text of the clause right before it in its sentence."""
 
     def index_at(self, offset: int) -> int:
         """The token that holds character ``offset`` of ``text``."""
@@ -142,6 +146,8 @@ def clauses(text: str, lang: str) -> tuple[Clause, ...]:
             if mark is None:
                 current.append(token)
                 continue
+            if mark == ":" and len(current) == 1 and opener in ("", "*", "-"):
+                continue  # a heading word: "Refund: processed", "Booked: Friday at 3"
             if current:
                 runs.append((current, opener, sentence))
             current, opener = [], mark
@@ -194,9 +200,12 @@ def _cut_words(
     preps = frozenset(grammar(lang).clauses.time_prepositions)
     longest = max((len(k) for k in openers), default=0)
     out: list[tuple[list[Token], str, int, Kind]] = []
+    inverted = [tuple(w.split()) for w in grammar(lang).clauses.inverted_conditions]
     for tokens, opener, sentence in runs:
         start, first = 0, opener
         kind: Kind = "main"
+        if any(_starts_with(tokens, 0, w) for w in inverted):
+            kind = "condition"  # "Had you cancelled earlier, ..."
         i = 0
         while i < len(tokens):
             hit: tuple[str, Kind] | None = None
@@ -233,13 +242,13 @@ def _finish(
     for n, (_, opener, sentence, kind) in enumerate(cut):
         if kind != "condition":
             continue
-        previous = n - 1
+        prior = n - 1
         if (
-            previous >= 0
-            and cut[previous][2] == sentence
+            prior >= 0
+            and cut[prior][2] == sentence
             and opener in (",", *g.clauses.conditions)
         ):
-            conditional[previous] = True
+            conditional[prior] = True
         for m in range(n + 1, len(cut)):
             _, next_opener, next_sentence, next_kind = cut[m]
             if next_sentence != sentence or next_kind == "condition":
@@ -251,11 +260,13 @@ def _finish(
             conditional[m] = True
     out = []
     before: dict[int, str] = {}
+    last: dict[int, str] = {}
     for n, (tokens, opener, sentence, kind) in enumerate(cut):
         words = [t.text for t in tokens]
         text = " ".join(words)
-        lead = before.get(sentence, "")
+        lead, previous = before.get(sentence, ""), last.get(sentence, "")
         before[sentence] = f"{lead} {text}".strip()
+        last[sentence] = text
         starts, pos = [], 0
         for w in words:
             starts.append(pos)
@@ -274,6 +285,7 @@ def _finish(
                 text,
                 tuple(starts),
                 lead,
+                previous,
             )
         )
     return tuple(out)

@@ -118,6 +118,9 @@ class Clauses(_Model):
     conditions: list[str] = []
     """A clause that sets a condition: "if", "unless", "wenn", "si"; the clause it governs
     (after a comma, or before it) is conditional too."""
+    inverted_conditions: list[str] = []
+    """Openings that set a condition by inversion, at the start of a clause only: "had
+    you", "should you" ("Had you cancelled earlier, ...")."""
     times: list[str] = []
     """A clause that says when: "once", "as soon as", "sobald", "cuando" (not conditional)."""
     time_prepositions: list[str] = []
@@ -182,6 +185,9 @@ class Modes(_Model):
     """Imperative markers (the customer's act, none): "please", "bitte"."""
     desire: list[str] = []
     """Wanting (none): "want", "like", "prefer" ("you want your plan switched")."""
+    reported: list[str] = []
+    """Verbs of saying and thinking: after the customer as their subject, what follows is
+    the customer's word, not the Agent's (other): "you mentioned you were refunded"."""
     generic: list[str] = []
     """Adverbs of habit and policy in the clause (generic): "usually", "normalerweise"."""
     now: list[str] = []

@@ -1,13 +1,13 @@
 """The mode of a mention: is the act done, being done, committed to, offered, asked about,
 conditional, negated, a policy, or someone else's? (``_grammar.Mode``)
 
-Decided in the mention's clause (``_clauses``) from the language's data (``_grammar``),
-in this order:
+Decided in the mention's clause (``_clauses``) from the language's data (``_grammar``,
+compiled in ``_markers``), in this order:
 
-1. negated: a negator before it in the clause ("I can't refund", "it was not cancelled");
-   a noun negator ("no", "kein", "sin") negates only the noun phrase it opens, so "no fee
-   applies" negates the fee and not the act next to it; set phrases ("no worries", "not to
-   worry", "don't panic") negate nothing.
+1. negated (``_negation``): a negator before it in the clause ("I can't refund", "it was
+   not cancelled"); a noun negator ("no", "kein", "sin") negates only the noun phrase it
+   opens, so "no fee applies" negates the fee and not the act next to it; set phrases ("no
+   worries", "not to worry", "don't panic") negate nothing.
 2. asked: the clause is a question, or an offer ("would you like", "shall I") precedes it.
 3. conditional: the clause sets a condition or is governed by one.
 4. generic: an adverb of habit or policy in the clause ("usually", "automatically").
@@ -25,121 +25,26 @@ A noun ("refund", "cancellation") takes the mode of the support verb that states
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cache
 
 from supportsim.scoring._clauses import Clause
-from supportsim.scoring._grammar import Mode, Slot, grammar
+from supportsim.scoring._grammar import Mode, Slot
+from supportsim.scoring._markers import (
+    Markers,
+    customer_before,
+    has_before,
+    marker_ending,
+    markers,
+    reported_before,
+    specific_subject,
+)
+from supportsim.scoring._negation import Negation, negation_at, offered_before
 
 _STATED_SLOTS = frozenset({"participle", "past"})
-_DIGIT = re.compile(r"\d")
+
+
 NEAR_RIGHT = 8
 """Tokens after a noun within which the verb that states it is looked for."""
-NOUN_PHRASE = 4
-"""Tokens a noun negator ("no") reaches: "no late cancellation fee"."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Markers:
-    table: dict[tuple[str, ...], str]
-    longest: int
-    negators: re.Pattern[str] | None
-    noun_negators: re.Pattern[str] | None
-    idioms: re.Pattern[str] | None
-    offers: re.Pattern[str] | None
-    after: re.Pattern[str] | None
-    generic: re.Pattern[str] | None
-    words: dict[str, frozenset[str]]
-    bare: dict[Slot, Mode]
-
-
-def _alternation(fragments: list[str]) -> re.Pattern[str] | None:
-    if not fragments:
-        return None
-    return re.compile(r"(?<![\w'-])(?:" + "|".join(fragments) + r")(?![\w'-])")
-
-
-def _phrases(words: list[str]) -> list[str]:
-    return [r"\s".join(re.escape(w) for w in phrase.split()) for phrase in words]
-
-
-@cache
-def markers(lang: str) -> _Markers:
-    """The compiled mode markers of ``lang``'s data."""
-    g = grammar(lang)
-    table: dict[tuple[str, ...], str] = {}
-    m = g.modes
-    for category in (
-        "future",
-        "perfect",
-        "copula",
-        "support",
-        "past",
-        "passive",
-        "ability",
-        "hypothetical",
-        "expectation",
-        "obligation",
-        "past_obligation",
-        "infinitive",
-        "imperative",
-        "desire",
-    ):
-        for phrase in getattr(m, category):
-            table[tuple(phrase.split())] = category
-    neg = g.negation
-    return _Markers(
-        table=table,
-        longest=max((len(k) for k in table), default=1),
-        negators=_alternation(neg.negators),
-        noun_negators=_alternation(neg.noun_negators),
-        idioms=_alternation(neg.idioms),
-        offers=_alternation(neg.offers),
-        after=_alternation(neg.after),
-        generic=_alternation(_phrases(m.generic)),
-        words={
-            "now": frozenset(m.now),
-            "customer": frozenset(m.customer),
-            "specific": frozenset(m.specific),
-            "unable": frozenset(m.unable),
-            "causative": frozenset(m.causative),
-            "first_person": frozenset(m.first_person),
-            "determiners": frozenset(m.determiners),
-            "agent": frozenset(m.agent),
-            "prepositions": frozenset(m.prepositions),
-            "pronouns": frozenset(m.pronouns),
-            "existential": frozenset(m.existential),
-        },
-        bare=dict(g.bare),
-    )
-
-
-def marker_ending(clause: Clause, j: int, mk: _Markers) -> tuple[str, int] | None:
-    """The longest marker whose last token is ``j``: (category, its first token)."""
-    words = [t.text for t in clause.tokens]
-    for n in range(min(mk.longest, j + 1), 0, -1):
-        category = mk.table.get(tuple(words[j - n + 1 : j + 1]))
-        if category is not None:
-            return category, j - n + 1
-    return None
-
-
-def _customer_before(clause: Clause, k: int, mk: _Markers) -> bool:
-    return k > 0 and clause.tokens[k - 1].text in mk.words["customer"]
-
-
-def _specific_subject(clause: Clause, k: int, mk: _Markers) -> bool:
-    """Whether what precedes token ``k`` names a particular thing (a determiner, a pronoun,
-    a number or id), not a class ("orders are cancelled after 30 days")."""
-    return any(t.text in mk.words["specific"] or _DIGIT.search(t.text) for t in clause.tokens[:k])
-
-
-def _has_before(clause: Clause, k: int, category: str, mk: _Markers) -> bool:
-    return any(
-        (hit := marker_ending(clause, j, mk)) is not None and hit[0] == category for j in range(k)
-    )
 
 
 def tense_mode(clause: Clause, i: int, slot: Slot, lang: str, *, receipt: bool = False) -> Mode:
@@ -172,62 +77,14 @@ def tense_mode(clause: Clause, i: int, slot: Slot, lang: str, *, receipt: bool =
         # not of a passive one ("you're booked", "you were refunded")
         active = not passive and not (category in ("copula", "past") and slot in _STATED_SLOTS)
         stated = mode in ("done", "doing", "committed", "generic")
-        if stated and active and not receipt and _customer_before(clause, k, mk):
+        if stated and active and not receipt and customer_before(clause, k, mk):
             return "other"
         return mode
     if passive:
         return "done"
-    if slot in _STATED_SLOTS and not receipt and _customer_before(clause, i, mk):
+    if slot in _STATED_SLOTS and not receipt and customer_before(clause, i, mk):
         return "other"
     return mk.bare.get(slot, "none")
-
-
-def as_noun(clause: Clause, i: int, lang: str, *, bare: bool = True) -> bool:
-    """Whether the verb form at token ``i`` is read as a noun: a determiner or preposition
-    right before it ("the refunds", "by post"), or, for a ``bare`` form (base, gerund), a
-    determiner at most two words before it and no auxiliary between ("a full refund",
-    "your bank transfer"; not "the return label costs")."""
-    mk = markers(lang)
-    if i > 0 and clause.tokens[i - 1].text in mk.words["prepositions"] | mk.words["determiners"]:
-        return True
-    if not bare:
-        return False
-    for j in range(i - 2, max(-1, i - 4), -1):
-        if clause.tokens[j].text in mk.words["determiners"]:
-            return True
-        if marker_ending(clause, j, mk) is not None:
-            return False
-    return False
-
-
-def by_someone_else(clause: Clause, i: int, lang: str) -> bool:
-    """A passive's agent after token ``i`` that is not the Agent ("cancelled by the clinic")."""
-    mk = markers(lang)
-    words = [t.text for t in clause.tokens]
-    return any(
-        w in mk.words["agent"]
-        and n + 1 < len(words)
-        and words[n + 1] not in mk.words["first_person"]
-        for n, w in enumerate(words[i + 1 :], i + 1)
-    )
-
-
-def first_person_before(clause: Clause, i: int, lang: str) -> bool:
-    """Whether the Agent ("I", "we") is a subject before token ``i`` in its clause."""
-    words = markers(lang).words["first_person"]
-    return any(t.text in words for t in clause.tokens[:i])
-
-
-def past_obligation_before(clause: Clause, i: int, lang: str) -> bool:
-    return _has_before(clause, i, "past_obligation", markers(lang))
-
-
-def has_marker(clause: Clause, i: int, lang: str) -> bool:
-    """Whether an auxiliary (other than a passive one) comes before token ``i``."""
-    mk = markers(lang)
-    return any(
-        (hit := marker_ending(clause, j, mk)) is not None and hit[0] != "passive" for j in range(i)
-    )
 
 
 def _right_before(clause: Clause, k: int, i: int) -> bool:
@@ -242,7 +99,7 @@ CAUSATIVE_REACH = 6
 team to take over")."""
 
 
-def _causative_before(clause: Clause, k: int, mk: _Markers) -> int | None:
+def _causative_before(clause: Clause, k: int, mk: Markers) -> int | None:
     """A causative verb ("get", "ask") before the infinitive marker at ``k``: "I'll get a
     colleague to call you"."""
     for j in range(k - 1, max(-1, k - 1 - CAUSATIVE_REACH), -1):
@@ -251,9 +108,7 @@ def _causative_before(clause: Clause, k: int, mk: _Markers) -> int | None:
     return None
 
 
-def _combine(
-    category: str, slot: Slot, passive: bool, clause: Clause, k: int, mk: _Markers
-) -> Mode:
+def _combine(category: str, slot: Slot, passive: bool, clause: Clause, k: int, mk: Markers) -> Mode:
     stated = slot in _STATED_SLOTS or passive
     if category == "future":
         return "committed"
@@ -271,10 +126,10 @@ def _combine(
             return "doing"
         if not stated:
             return "none"
-        if _has_before(clause, k, "future", mk):
+        if has_before(clause, k, "future", mk):
             return "committed"
         now = any(t.text in mk.words["now"] for t in clause.tokens)
-        return "done" if now or _specific_subject(clause, k, mk) else "generic"
+        return "done" if now or specific_subject(clause, k, mk) else "generic"
     if category == "support":
         return "state" if slot == "base" else "none"
     if category == "past":
@@ -288,56 +143,6 @@ def _combine(
     if category == "past_obligation":
         return "done"
     return "none"  # obligation, imperative, desire
-
-
-Negation = str | None
-"""How a mention is negated: "clause" (a negator before it in its clause, or in a noun's
-verb after it), "noun" (a noun negator opening its noun phrase: "no fee"), "predicate"
-(a noun's copula negated: "the charge isn't something I can reverse") or None."""
-
-
-def negation_at(clause: Clause, i: int, lang: str, *, until: int | None = None) -> Negation:
-    """How token ``i`` is negated in its clause (see the module docstring); ``until``: also
-    a negator after ``i`` up to that token (a noun's verb: "the refund is not possible")."""
-    mk = markers(lang)
-    end = clause.starts[i]
-    # only idioms that end by the mention's first word: "ne peuvent être annulées qu'avant"
-    # still negates "annulées" (the "ne ... que" reaches past it), "ne peut se faire qu'en
-    # boutique" does not negate "en boutique"
-    reach = clause.offset_after(i)
-    idioms = [m.span() for m in mk.idioms.finditer(clause.text, 0, reach)] if mk.idioms else []
-
-    def free(m: re.Match[str]) -> bool:
-        return not any(a <= m.start() < b for a, b in idioms)
-
-    if mk.negators is not None:
-        if any(free(m) for m in mk.negators.finditer(clause.text, 0, end)):
-            return "clause"
-        if until is not None and until > i:
-            stop = clause.offset_after(min(until, len(clause.tokens) - 1))
-            after = mk.negators.finditer(clause.text, clause.offset_after(i), stop)
-            if any(free(m) for m in after):
-                return "clause"
-    if mk.noun_negators is not None:
-        for m in mk.noun_negators.finditer(clause.text, 0, end):
-            if not free(m):
-                continue
-            opened = clause.index_at(m.start())
-            verbs = [j for j in range(opened + 1, i) if marker_ending(clause, j, mk)]
-            if i - opened <= NOUN_PHRASE and not verbs:
-                return "noun"
-    return None
-
-
-def offered_before(clause: Clause, i: int, lang: str) -> bool:
-    """An offer before token ``i`` in its sentence ("would you like me to refund it",
-    "möchten Sie, dass ich es schicke")."""
-    mk = markers(lang)
-    if mk.offers is None:
-        return False
-    return bool(mk.offers.search(clause.before)) or bool(
-        mk.offers.search(clause.text, 0, clause.starts[i])
-    )
 
 
 def asked_at(clause: Clause, i: int, lang: str) -> bool:
@@ -358,7 +163,9 @@ def unable_after(clause: Clause, i: int, lang: str) -> bool:
 
 def context_mode(clause: Clause, i: int, lang: str) -> Mode | None:
     """The mode the clause imposes at token ``i`` whatever the tense (asked, conditional,
-    generic), or None."""
+    generic, the customer's reported words), or None."""
+    if reported_before(clause, i, lang):
+        return "other"
     if asked_at(clause, i, lang):
         return "asked"
     if clause.conditional:
@@ -382,24 +189,6 @@ def in_time_clause(mode: Mode, clause: Clause, i: int, lang: str) -> Mode:
     ):
         return "committed"
     return mode
-
-
-def existential_before(clause: Clause, i: int, lang: str) -> bool:
-    """An existential subject before token ``i`` ("there won't be any fee")."""
-    words = markers(lang).words["existential"]
-    return any(t.text in words for t in clause.tokens[:i])
-
-
-def after_verb_word(clause: Clause, i: int, lang: str) -> bool:
-    """Whether token ``i`` follows a subject pronoun or an auxiliary directly, so a noun
-    form there is a verb ("please charge your device", "we charge a fee")."""
-    if i == 0:
-        return False
-    mk = markers(lang)
-    return (
-        clause.tokens[i - 1].text in mk.words["pronouns"]
-        or marker_ending(clause, i - 1, mk) is not None
-    )
 
 
 def noun_mode(
@@ -462,4 +251,4 @@ def noun_mode(
         return "offered", negation
     if category == "past":
         return "done", negation
-    return ("doing" if _specific_subject(clause, i + n, mk) else "generic"), negation
+    return ("doing" if specific_subject(clause, i + n, mk) else "generic"), negation

@@ -1,0 +1,134 @@
+"""The rule path's reading of agent text: concepts, claims and promises, in mode.
+
+``reading/en.yaml`` holds, per label, sentences written for these tests that state it and
+near misses that must not (a question, an offer, a condition, a negation, a policy, the
+customer's act). Each is read as ``read_statement`` reads it, which is what the say steps,
+the disclosure rules and the statement corpus's measurement use.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from supportsim.scenario import SayItem
+from supportsim.scoring import read_statement
+from supportsim.scoring._grammar import grammar
+from supportsim.scoring._lexicon import concept_terms
+from supportsim.scoring._say import Speech, discloses, states
+
+CASES = Path(__file__).parent / "reading"
+
+
+@cache
+def cases(lang: str) -> list[tuple[str, bool, str]]:
+    """(label, stated, sentence) for every sentence of ``reading/<lang>.yaml``."""
+    raw = yaml.safe_load((CASES / f"{lang}.yaml").read_text(encoding="utf-8"))
+    out = []
+    for label, by in raw.items():
+        assert set(by) <= {"stated", "not_stated"}, label
+        for kind, text in by.items():
+            out += [(label, kind == "stated", s.strip()) for s in text.splitlines() if s.strip()]
+    return out
+
+
+def read(label: str, text: str, lang: str = "en") -> bool:
+    dimension, name = label.split(":")
+    reading = read_statement(text, lang)
+    return (
+        name
+        in {
+            "concept": reading.concepts,
+            "claim": reading.claims,
+            "promise": reading.promises,
+        }[dimension]
+    )
+
+
+@pytest.mark.parametrize(("label", "stated", "sentence"), cases("en"))
+def test_english_sentences_are_read_in_mode(label: str, stated: bool, sentence: str) -> None:
+    assert read(label, sentence) is stated
+
+
+def test_every_english_label_has_sentences_both_ways() -> None:
+    labels = {(label, stated) for label, stated, _ in cases("en")}
+    for label in {label for label, _ in labels}:
+        if label in ("promise:credit",):
+            continue
+        assert (label, True) in labels and (label, False) in labels, label
+
+
+@pytest.mark.parametrize(
+    ("text", "concepts", "claims", "promises"),
+    [
+        # the issue's cases
+        (
+            "I've reversed the second one, CH-778: the 35 dollars are back on your account balance",
+            {"refunding"},
+            {"refunded"},
+            set(),
+        ),
+        ("Done, your debit card ending 4417 is frozen.", {"confirming"}, {"changed"}, set()),
+        ("I'm bringing in a supervisor now", {"escalating"}, {"escalated"}, set()),
+        ("only Claire can make that request", {"refusing"}, set(), set()),
+        ("I can't believe she was charged twice!", {"fee"}, set(), set()),
+        (
+            "No fee applies, and your appointment is cancelled",
+            {"waiving", "cancelling", "confirming"},
+            {"cancelled"},
+            set(),
+        ),
+        ("Don't panic: they'll waive it", {"waiving"}, set(), {"waive"}),
+        ("Not to worry, I've refunded it.", {"refunding"}, {"refunded"}, set()),
+    ],
+)
+def test_the_issue_s_sentences(
+    text: str, concepts: set[str], claims: set[str], promises: set[str]
+) -> None:
+    reading = read_statement(text, "en")
+    assert reading.concepts == concepts
+    assert reading.claims == claims
+    assert reading.promises == promises
+
+
+def test_a_say_step_and_a_disclosure_read_the_same_way() -> None:
+    speech = Speech("en", {})
+    waiving = SayItem(concept="waiving")
+    assert states(waiving, "Don't panic: they'll waive it", speech)
+    assert discloses(waiving, "Don't panic: they'll waive it", speech) is not None
+    assert not states(waiving, "Shall I waive it?", speech)
+    assert discloses(waiving, "Shall I waive it?", speech) is None
+    # a refusal step counts what is refused ("I can't waive the fee")
+    assert states(waiving, "I can't waive the fee.", speech, refusal=True)
+    assert not states(waiving, "I can't waive the fee.", speech)
+
+
+def test_a_scenario_s_own_phrases_still_count_in_mode() -> None:
+    speech = Speech("en", {"cancelling": ["call it a day"]})
+    item = SayItem(concept="cancelling")
+    assert states(item, "Let's call it a day on that order.", speech)
+    assert not states(item, "Shall we call it a day on that order?", speech)
+    assert not states(item, "We won't call it a day on that order.", speech)
+
+
+@pytest.mark.parametrize(
+    ("concept", "term"),
+    [
+        (act.concept, e)
+        for act in grammar("en").acts.values()
+        if act.concept is not None
+        for e in act.examples
+    ],
+)
+def test_every_english_example_states_its_concept(concept: str, term: str) -> None:
+    assert states(SayItem(concept=concept), term, Speech("en", {}))
+    assert term in concept_terms(concept, "en")
+
+
+def test_english_text_is_not_read_with_english_acts_in_another_language() -> None:
+    # a mode is only decided in the text's own grammar: French "en charge" is no fee
+    assert "fee" not in read_statement("Votre téléphone est en charge.", "fr").concepts
+    assert "fee" in read_statement("Your card was charged 5 USD.", "en").concepts

@@ -243,11 +243,7 @@ def _finish(
         if kind != "condition":
             continue
         prior = n - 1
-        if (
-            prior >= 0
-            and cut[prior][2] == sentence
-            and opener in (",", *g.clauses.conditions)
-        ):
+        if prior >= 0 and cut[prior][2] == sentence and opener in (",", *g.clauses.conditions):
             conditional[prior] = True
         for m in range(n + 1, len(cut)):
             _, next_opener, next_sentence, next_kind = cut[m]

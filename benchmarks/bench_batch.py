@@ -1,7 +1,8 @@
 """Batch runner throughput against the floor the SDK and the machine set.
 
-    python benchmarks/bench_batch.py                        # 512 conversations, c=64 and 256
+    python benchmarks/bench_batch.py                # 512 conversations, c=64, 256, auto:256
     python benchmarks/bench_batch.py --conversations 2000 --concurrency 256 --only supportsim
+    python benchmarks/bench_batch.py --concurrency 256 auto:256 --only supportsim
 
 The mock LLM server runs in its own process (its CPU must not count as the client's). For
 each concurrency, two client processes run in turn, each alone on the client side:
@@ -24,6 +25,13 @@ second, peak memory (max RSS), event-loop lag, the client time per call kept out
 Inflation is the recorded per-call latency minus the injected one. supportsim records
 ``llm_ms`` at the wire (request sent to last byte, ``supportsim.llm._wire``); ``bare`` has
 no wire stamps, so its figure is the time around the SDK call, as before.
+
+A concurrency ``auto:N`` runs supportsim only (the bare loop has no controller) with
+``--concurrency auto:N``: the controller keeps the loop's lag p99 near 10 ms so the
+latencies stay honest (target: inflation p50 <= 10 ms at auto:256). Printed: the
+inflation, the throughput it kept (conversations per second, and its share of the fixed
+N run's when that ran), the gate's path (start, median, max, last) and the run's own
+estimate (its calls' ``loop_lag_ms``) beside the true inflation.
 """
 
 from __future__ import annotations
@@ -87,10 +95,15 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
+def ceiling(concurrency: int | str) -> int:
+    """The most conversations in flight: N for ``N`` and ``auto:N``."""
+    return int(str(concurrency).rpartition(":")[2])
+
+
 def _common(
-    n: int, concurrency: int, latency_ms: float, wall: float, cpu: float, ms: list[float]
+    n: int, concurrency: int | str, latency_ms: float, wall: float, cpu: float, ms: list[float]
 ) -> dict[str, Any]:
-    ideal = math.ceil(n / concurrency) * CALLS_PER_CONVERSATION * latency_ms / 1000
+    ideal = math.ceil(n / ceiling(concurrency)) * CALLS_PER_CONVERSATION * latency_ms / 1000
     inflation = [m - latency_ms for m in ms]
     return {
         "conversations": n,
@@ -102,6 +115,7 @@ def _common(
         "cpu_ms_per_call": cpu * 1000 / max(1, len(ms)),
         "inflation_p50_ms": _percentile(inflation, 50),
         "inflation_p99_ms": _percentile(inflation, 99),
+        "below_injected": sum(m < latency_ms for m in ms),
         "conv_per_s": n / wall,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
@@ -220,10 +234,21 @@ def write_models(path: Path, url: str) -> None:
     )
 
 
-async def supportsim(url: str, n: int, concurrency: int, latency_ms: float) -> dict[str, Any]:
+def gate_path(trace: list[int]) -> dict[str, int]:
+    """The auto controller's path: start, median, max and last limit."""
+    ordered = sorted(trace)
+    return {
+        "start": trace[0],
+        "median": ordered[len(ordered) // 2],
+        "max": ordered[-1],
+        "last": trace[-1],
+    }
+
+
+async def supportsim(url: str, n: int, concurrency: int | str, latency_ms: float) -> dict[str, Any]:
     """N conversations through the batch runner, as ``supportsim run`` runs them."""
     from supportsim.batch import RunRequest, execute, prepare_run
-    from supportsim.store import iter_records
+    from supportsim.store import iter_records, measurement_of, with_loop_lag
 
     with tempfile.TemporaryDirectory() as tmp:
         models = Path(tmp) / "models.yaml"
@@ -260,6 +285,8 @@ async def supportsim(url: str, n: int, concurrency: int, latency_ms: float) -> d
             calls_per_conversation=len(ms) / max(1, len(records)),
             loop_lag=session.info.get("loop_lag"),
             run_status=session.status,
+            gate=gate_path(session.info.get("concurrency") or [ceiling(concurrency)]),
+            measurement=with_loop_lag(measurement_of(records), session.info.get("loop_lag")),
         )
         return out
 
@@ -267,7 +294,9 @@ async def supportsim(url: str, n: int, concurrency: int, latency_ms: float) -> d
 # -- the orchestrator ----------------------------------------------------------------------
 
 
-def child(variant: str, url: str, args: argparse.Namespace, concurrency: int) -> dict[str, Any]:
+def child(
+    variant: str, url: str, args: argparse.Namespace, concurrency: int | str
+) -> dict[str, Any]:
     command = [
         sys.executable,
         __file__,
@@ -294,7 +323,7 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
         f"{name:<10} c={r['concurrency']:<4} wall {r['wall_s']:6.2f} s  ideal {r['ideal_s']:5.2f} s"
         f"  efficiency {r['efficiency']:.2f}  cpu/call {r['cpu_ms_per_call']:.2f} ms"
         f"  inflation p50 {r['inflation_p50_ms']:.0f} ms p99 {r['inflation_p99_ms']:.0f} ms"
-        f" ({timing})"
+        f" ({timing}; {r['below_injected']} calls below the injected latency)"
     )
     if floor is not None:  # supportsim: its own figures, and against bare when it ran
         lag = r.get("loop_lag") or {}
@@ -311,13 +340,48 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
                 f"\n{'':<10} efficiency vs bare {r['efficiency'] / floor['efficiency']:.2f}"
                 f"  cpu/call vs bare {r['cpu_ms_per_call'] / floor['cpu_ms_per_call']:.2f}x"
             )
+        line += auto_lines(r)
     print(line, flush=True)
+
+
+def auto_lines(r: dict[str, Any]) -> str:
+    """For an ``auto:N`` run: the gate's path, the run's own estimate and saturation."""
+    if not str(r["concurrency"]).startswith("auto"):
+        return ""
+    gate, m = r["gate"], r.get("measurement") or {}
+    estimate = m.get("inflation_ms") or {}
+    return (
+        f"\n{'':<10} gate start {gate['start']} median {gate['median']} max {gate['max']}"
+        f" last {gate['last']}; the run's estimate (calls' loop lag) p50"
+        f" {estimate.get('p50') or 0:.0f} p99 {estimate.get('p99') or 0:.0f} ms,"
+        f" saturated {m.get('saturated')}"
+    )
+
+
+def kept(r: dict[str, Any], fixed: dict[str, Any]) -> str:
+    """The throughput an ``auto:N`` run kept against the fixed N run's."""
+    return (
+        f"{'':<10} throughput kept: {r['conv_per_s']:.1f} conv/s, "
+        f"{r['conv_per_s'] / fixed['conv_per_s']:.2f} of c={fixed['concurrency']}'s"
+        f" {fixed['conv_per_s']:.1f}"
+    )
+
+
+def _concurrency(value: str) -> int | str:
+    """``N`` or ``auto:N`` (the benchmark needs N: its ideal time and its comparison)."""
+    if value.isdigit():
+        return int(value)
+    if value.startswith("auto:") and value[5:].isdigit():
+        return value
+    raise argparse.ArgumentTypeError(f"N or auto:N, not {value!r}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=512)
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
+    parser.add_argument(
+        "--concurrency", type=_concurrency, nargs="+", default=[64, 256, "auto:256"]
+    )
     parser.add_argument("--latency-ms", type=float, default=500.0)
     parser.add_argument("--ttft-ms", type=float, default=250.0)
     parser.add_argument("--only", choices=["bare", "supportsim"])
@@ -358,14 +422,20 @@ def main() -> None:
             f"{server.pid}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
+        fixed: dict[int, dict[str, Any]] = {}
         for concurrency in args.concurrency:
+            auto = isinstance(concurrency, str)
             floor = None
-            if args.only != "supportsim":
+            if args.only != "supportsim" and not auto:
                 floor = child("bare", url, args, concurrency)
                 show("bare", floor, None)
             if args.only != "bare":
                 result = child("supportsim", url, args, concurrency)
+                if not auto:
+                    fixed[concurrency] = result
                 show("supportsim", result, floor or {})
+                if auto and (same := fixed.get(ceiling(concurrency))):
+                    print(kept(result, same), flush=True)
     finally:
         server.terminate()
         server.wait()

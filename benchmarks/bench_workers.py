@@ -1,7 +1,7 @@
 """Throughput with worker processes (``--workers 2``) and on Ray (``--ray local``).
 
-    python benchmarks/bench_workers.py                      # 512 conversations, c=64 and 256
-    python benchmarks/bench_workers.py --only workers --concurrency 256
+    python benchmarks/bench_workers.py              # 512 conversations, c=64, 256, auto:256
+    python benchmarks/bench_workers.py --only workers --concurrency 256 auto:256
 
 The mock server and the five-call conversations are bench_batch.py's (imported, not
 copied). For each concurrency: the single-process bare SDK loop (the floor), then
@@ -19,6 +19,11 @@ for a rate-limit permit from the driver (``permit_wait_ms``).
 
 Targets (issue 16): workers 2 >= 1.6x bare's throughput at c=256; inflation p50 <= 10 ms
 at c=64 and <= 50 ms at c=256; Ray within 15% of workers 2.
+
+A concurrency ``auto:N`` runs ``--concurrency auto:N`` (no bare loop: it has no
+controller), reading the workers' own loop lag. Target (issue 21): inflation p50 <= 10 ms
+at auto:256; printed with the throughput it kept (against the fixed N run when it ran),
+the gate's path and the run's own estimate (its calls' ``loop_lag_ms``).
 """
 
 from __future__ import annotations
@@ -39,12 +44,22 @@ from typing import Any
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from bench_batch import CALLS_PER_CONVERSATION, _percentile, bare, write_models  # noqa: E402
+from bench_batch import (  # noqa: E402
+    CALLS_PER_CONVERSATION,
+    _concurrency,
+    _percentile,
+    auto_lines,
+    bare,
+    ceiling,
+    gate_path,
+    kept,
+    write_models,
+)
 
 
-def _run(url: str, n: int, concurrency: int, latency_ms: float, extra: list[str]) -> dict:
+def _run(url: str, n: int, concurrency: int | str, latency_ms: float, extra: list[str]) -> dict:
     """``supportsim run`` as a subprocess; figures from its run directory and rusage."""
-    from supportsim.store import MANIFEST, iter_records
+    from supportsim.store import MANIFEST, iter_records, measurement_of, with_loop_lag
 
     with tempfile.TemporaryDirectory() as tmp:
         models = Path(tmp) / "models.yaml"
@@ -101,11 +116,14 @@ def _run(url: str, n: int, concurrency: int, latency_ms: float, extra: list[str]
         "cpu_ms_per_call": cpu * 1000 / max(1, len(ms)),
         "inflation_p50_ms": _percentile(inflation, 50),
         "inflation_p99_ms": _percentile(inflation, 99),
+        "below_injected": sum(m < latency_ms for m in ms),
         "worker_cpu_ms_per_call": ((session.get("workers") or {}).get("cpu_s") or 0.0)
         * 1000
         / max(1, len(ms)),
         "loop_lag": session.get("loop_lag") or {},
         "workers": session.get("workers") or {},
+        "gate": gate_path(session.get("concurrency") or [ceiling(concurrency)]),
+        "measurement": with_loop_lag(measurement_of(records), session.get("loop_lag")),
     }
 
 
@@ -114,6 +132,7 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
         f"{name:<10} c={r['concurrency']:<4} wall {r['wall_s']:6.2f} s"
         f"  {r['conv_per_s']:.1f} conv/s  cpu/call {r['cpu_ms_per_call']:.2f} ms"
         f"  inflation p50 {r['inflation_p50_ms']:.0f} ms p99 {r['inflation_p99_ms']:.0f} ms"
+        f" ({r.get('below_injected', 0)} calls below the injected latency)"
     )
     if "workers" in r:
         workers, lag = r["workers"], r["loop_lag"]
@@ -127,13 +146,16 @@ def show(name: str, r: dict[str, Any], floor: dict[str, Any] | None) -> None:
         )
         if floor:
             line += f"\n{'':<10} throughput vs bare {r['conv_per_s'] / floor['conv_per_s']:.2f}x"
+        line += auto_lines(r)
     print(line, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=512)
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
+    parser.add_argument(
+        "--concurrency", type=_concurrency, nargs="+", default=[64, 256, "auto:256"]
+    )
     parser.add_argument("--latency-ms", type=float, default=500.0)
     parser.add_argument("--ttft-ms", type=float, default=250.0)
     parser.add_argument("--workers", type=int, default=2)
@@ -168,9 +190,11 @@ def main() -> None:
             flush=True,
         )
         workers = ["--workers", str(args.workers)]
+        fixed: dict[tuple[str, int], dict[str, Any]] = {}
         for concurrency in args.concurrency:
+            auto = isinstance(concurrency, str)
             floor: dict[str, Any] = {}
-            if args.only in (None, "bare"):
+            if args.only in (None, "bare") and not auto:
                 command = [
                     sys.executable,
                     __file__,
@@ -188,10 +212,16 @@ def main() -> None:
                 floor = json.loads(done.stdout.strip().splitlines()[-1])
                 show("bare", floor, None)
             n, latency = args.conversations, args.latency_ms
-            if args.only in (None, "workers"):
-                show("workers", _run(url, n, concurrency, latency, workers), floor)
-            if args.only in (None, "ray"):
-                show("ray", _run(url, n, concurrency, latency, [*workers, "--ray", "local"]), floor)
+            variants = {"workers": workers, "ray": [*workers, "--ray", "local"]}
+            for name, extra in variants.items():
+                if args.only not in (None, name):
+                    continue
+                result = _run(url, n, concurrency, latency, extra)
+                show(name, result, floor)
+                if not auto:
+                    fixed[(name, int(concurrency))] = result
+                elif same := fixed.get((name, ceiling(concurrency))):
+                    print(kept(result, same), flush=True)
     finally:
         server.terminate()
         server.wait()

@@ -1,6 +1,6 @@
-"""The bundled scenario library proves its own checks: for every scenario the oracle passes,
-every rule cites the policy, and `validate --perturb` finds no miss with at least 10 valid
-and 6 invalid variants (CI runs this over the whole library)."""
+"""The bundled scenario library proves its own checks: for every scenario the oracle passes
+and every rule cites the policy. ``validate --perturb`` over the whole library, with
+statements from the blind corpus, is ``tests/validate/test_library_perturb.py``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.scenario import Scenario, load_personas, load_scenarios, uncited
-from supportsim.scoring import CONCEPTS, oracle_run, perturb
+from supportsim.scoring import CONCEPTS, oracle_run
 
 ROOT = Path(__file__).resolve().parents[1]
 DOMAINS = builtin_domains()
@@ -19,7 +19,6 @@ LIBRARY = load_scenarios(
     catalogue=DomainCatalogue(DOMAINS, CONCEPTS),
     personas=load_personas([ROOT / "personas"]),
 )
-MIN_VALID, MIN_INVALID = 10, 6
 
 
 def test_the_library_has_sixty_scenarios_in_three_domains() -> None:
@@ -28,14 +27,8 @@ def test_the_library_has_sixty_scenarios_in_three_domains() -> None:
 
 
 @pytest.mark.parametrize("scenario", LIBRARY, ids=lambda s: s.id)
-async def test_every_scenario_is_cited_solvable_and_survives_perturbation(
-    scenario: Scenario,
-) -> None:
+async def test_every_scenario_is_cited_and_solvable(scenario: Scenario) -> None:
     domain = DOMAINS[scenario.domain]
     assert uncited(scenario) == []
     _, score = await oracle_run(domain, scenario)
     assert score.strict, score.failed()
-    result = await perturb(domain, scenario)
-    assert [f"{m.variant}: {m.why}" for m in result.misses] == []
-    assert result.valid >= MIN_VALID
-    assert result.invalid >= MIN_INVALID

@@ -95,6 +95,11 @@ def read_model(path: Path, model: type[M]) -> M:
     Raises:
         ScenarioError: every problem, reading or validating, naming the file, line and field.
     """
+    return read_model_document(path, model)[0]
+
+
+def read_model_document(path: Path, model: type[M]) -> tuple[M, Document]:
+    """``read_model``, with the parsed document (its lines name later problems)."""
     doc, problems = read_yaml(path)
     if doc is None:
         raise ScenarioError(problems)
@@ -104,7 +109,7 @@ def read_model(path: Path, model: type[M]) -> M:
         raise ScenarioError([*problems, *doc.validation_problems(exc)]) from None
     if problems:
         raise ScenarioError(problems)
-    return parsed
+    return parsed, doc
 
 
 def format_loc(loc: PathKey) -> str:

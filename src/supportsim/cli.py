@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -116,7 +116,7 @@ def validate(
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle
     on each; exit 1 when an oracle run, a citation or (with --perturb) a variant fails."""
-    from supportsim.scoring import validate_scenarios
+    from supportsim.validate import validate_scenarios
 
     try:
         domains, persona_set, scenarios = load_inputs(paths, personas)
@@ -170,7 +170,7 @@ def validate(
 
 
 def _verdict_json(v: object) -> dict[str, object]:
-    from supportsim.scoring import ScenarioVerdict
+    from supportsim.validate import ScenarioVerdict
 
     assert isinstance(v, ScenarioVerdict)
     row: dict[str, object] = {
@@ -395,6 +395,43 @@ def report(
     raise typer.Exit(code)
 
 
+@app.command("judge-eval")
+def judge_eval(
+    corpus: Annotated[
+        str, typer.Argument(help="tune, holdout (the bundled splits), a folder or a file.")
+    ],
+    statement_judge: Annotated[
+        str,
+        typer.Option("--statement-judge", help="The model to measure, or none for the rule path."),
+    ],
+    models: Annotated[Path | None, typer.Option("--models", help="Models file.")] = None,
+    language: Annotated[
+        list[str] | None, typer.Option("--language", help="Only this language (repeat).")
+    ] = None,
+    errors: Annotated[
+        str | None,
+        typer.Option("--errors", help="List the mistakes of one dimension:label:lang."),
+    ] = None,
+) -> None:
+    """Measure a statement judge (or the rules) against a labelled statement corpus:
+    precision, recall and kappa per label and language."""
+    import os
+
+    from supportsim.judges import judge_eval_command
+
+    code = judge_eval_command(
+        corpus,
+        judge=statement_judge,
+        models_path=models,
+        languages=language or [],
+        errors=errors,
+        env=os.environ,
+        out=out,
+        err=err,
+    )
+    raise typer.Exit(code)
+
+
 @app.command()
 def rescore(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (runs/<id>).")],
@@ -405,13 +442,46 @@ def rescore(
     personas: Annotated[
         Path | None, typer.Option("--personas", help="Persona folder (default: the run's).")
     ] = None,
+    statement_judge: Annotated[
+        str | None,
+        typer.Option(
+            "--statement-judge",
+            help="Judge the communication checks with this model (stored verdicts of the "
+            "same request reused), or none for rules only. Default: the run's judge, "
+            "stored verdicts only.",
+        ),
+    ] = None,
+    models: Annotated[
+        Path | None, typer.Option("--models", help="Models file (default: the run's).")
+    ] = None,
 ) -> None:
-    """Score a stored run again with the current scenarios and scorer, with no model call;
-    writes RUN_DIR/rescored.jsonl beside the original verdicts."""
+    """Score a stored run again with the current scenarios and scorer, with no model call
+    (unless --statement-judge asks new questions); writes RUN_DIR/rescored.jsonl beside the
+    original verdicts."""
+    import contextlib
+    import os
+
+    from supportsim.batch import models_for, open_statement_judge, run_config_of
     from supportsim.store import rescore_command
 
+    @contextlib.asynccontextmanager
+    async def open_judge(spec: str, manifest: Any) -> Any:
+        found = models_for(models, manifest)
+        config = run_config_of(manifest)
+        async with open_statement_judge(spec, models=found, env=os.environ, config=config) as j:
+            yield j
+
+    judge: str | None = "run"
+    if statement_judge is not None:
+        judge = None if statement_judge.strip().lower() == "none" else statement_judge.strip()
     code = rescore_command(
-        run_dir, scenario_paths=scenarios or [], personas_dir=personas, out=out, err=err
+        run_dir,
+        scenario_paths=scenarios or [],
+        personas_dir=personas,
+        out=out,
+        err=err,
+        judge=judge,
+        open_judge=open_judge,
     )
     raise typer.Exit(code)
 
@@ -434,8 +504,21 @@ def compare(
         typer.Option(
             "--fail-on-regression",
             help="strict, partial, latency_p90 or cost (repeat or comma-list): exit 1 when "
-            "the comparison's test calls B worse on one.",
+            "the comparison's test calls B worse on one; refused (exit 2) when the runs' "
+            "setups differ, unless --allow-different.",
         ),
+    ] = None,
+    allow_different: Annotated[
+        bool,
+        typer.Option(
+            "--allow-different",
+            help="Gate with --fail-on-regression even when the runs' setups differ "
+            "(Customer, scenarios, judges, models, supportsim version).",
+        ),
+    ] = False,
+    json_out: Annotated[
+        str | None,
+        typer.Option("--json", help="Also write the comparison as JSON to PATH (-: stdout)."),
     ] = None,
 ) -> None:
     """Compare two runs, paired by scenario and trial: deltas, intervals, tests, verdict."""
@@ -450,6 +533,8 @@ def compare(
         out=out,
         err=err,
         fail_on_regression=fail_on_regression or [],
+        allow_different=allow_different,
+        json_path=json_out,
     )
     raise typer.Exit(code)
 
@@ -479,7 +564,11 @@ def run(
         int | None, typer.Option(min=1, help="Trials per scenario and agent.")
     ] = None,
     concurrency: Annotated[
-        str | None, typer.Option(help="Conversations at once (a number, or auto).")
+        str | None,
+        typer.Option(
+            help="Conversations at once: a number, auto, or auto:N (auto, at most N in "
+            "flight; README: What the runner does)."
+        ),
     ] = None,
     workers: Annotated[
         str | None,
@@ -519,7 +608,9 @@ def run(
     cache: Annotated[
         bool,
         typer.Option(
-            "--cache", help="Keep the simulated Customer's replies on disk (README: cache)."
+            "--cache",
+            help="Keep the simulated Customer's (and statement judge's) replies on disk "
+            "(README: cache).",
         ),
     ] = False,
     cache_agents: Annotated[
@@ -543,6 +634,14 @@ def run(
         typer.Option(
             "--assertion-judge",
             help="Model judging imported tau2 tasks' NL assertions (tau2: openai:gpt-4.1).",
+        ),
+    ] = None,
+    statement_judge: Annotated[
+        str | None,
+        typer.Option(
+            "--statement-judge",
+            help="Model deciding the communication checks, or none (rules only). Default: "
+            "the Customer's model when the Customer is an LLM, else none.",
         ),
     ] = None,
 ) -> None:
@@ -581,6 +680,7 @@ def run(
         "fail_under": gates,
         "tools": tools,
         "assertion_judge": assertion_judge,
+        "statement_judge": statement_judge,
     }
     try:
         response_cache = _response_cache(cache or cache_agents, cache_dir)
@@ -816,15 +916,27 @@ def worker() -> None:
 @app.command("mcp-stdio")
 def mcp_stdio(
     url: Annotated[
-        str, typer.Argument(help="The conversation's MCP session URL (AgentContext.mcp_url).")
-    ],
+        str | None,
+        typer.Argument(
+            help="The conversation's MCP session URL (AgentContext.mcp_url). Better in the "
+            "SUPPORTSIM_MCP_URL variable: a command line is visible to every local user.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Serve one conversation's tools over stdio, for an agent that spawns its tool server.
 
-    A proxy to the session URL: every call lands in that conversation's call log.
+    A proxy to the session URL, read from SUPPORTSIM_MCP_URL (or the argument): every
+    call lands in that conversation's call log.
     """
-    from supportsim.environment import BridgeError, serve_stdio_bridge
+    import os
 
+    from supportsim.environment import MCP_URL_ENV, BridgeError, serve_stdio_bridge
+
+    url = url or os.environ.pop(MCP_URL_ENV, "")
+    if not url:
+        err.print(f"error: mcp-stdio: no session URL: set {MCP_URL_ENV}", markup=False)
+        raise typer.Exit(2)
     if not url.startswith(("http://", "https://")):
         err.print("error: mcp-stdio: URL must be an http:// session URL", markup=False)
         raise typer.Exit(2)

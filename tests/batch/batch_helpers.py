@@ -91,16 +91,60 @@ class Watch:
 
 
 def kill_a_busy_worker_on(
-    nth: int, server: MockLLMServer, watch: Watch, killed: list[int]
+    nth: int,
+    server: MockLLMServer,
+    watch: Watch,
+    killed: list[int],
+    sig: signal.Signals = signal.SIGKILL,
 ) -> Callable[[RecordedRequest], Reply]:
-    """An ``agent`` responder that SIGKILLs a worker with units in flight when the server
-    has received the ``nth`` agent request (once; its pid goes to ``killed``)."""
+    """An ``agent`` responder that sends ``sig`` to a worker with units in flight when the
+    server has received the ``nth`` agent request (once; its pid goes to ``killed``)."""
 
     def respond(request: RecordedRequest) -> Reply:
         if len(server.requests(model="agent")) == nth and not killed:
-            worker = next(w for w in watch.batch.hub.workers.values() if w.units)
+            worker = next(w for w in watch.batch.hub.workers.values() if w.units and not w.gone)
             killed.append(worker.pid)
-            os.kill(worker.pid, signal.SIGKILL)
+            os.kill(worker.pid, sig)
         return autopilot(request)
 
     return respond
+
+
+def live_workers(watch: Watch) -> list[Any]:
+    """The hub's workers that are ready and not lost."""
+    return [w for w in watch.batch.hub.workers.values() if w.ready and not w.gone and w.pid]
+
+
+def once_all_busy(
+    server: MockLLMServer, watch: Watch, count: int, act: Callable[[list[Any]], None]
+) -> Callable[[RecordedRequest], Reply]:
+    """An ``agent`` responder that calls ``act(workers)`` once, at the first agent
+    request after a unit finished that finds ``count`` live workers, each with units in
+    flight."""
+    done: list[bool] = []
+
+    def respond(request: RecordedRequest) -> Reply:
+        if not done and watch.batch is not None and watch.batch.state.done:
+            workers = live_workers(watch)
+            if len(workers) == count and all(w.units for w in workers):
+                done.append(True)
+                act(workers)
+        return autopilot(request)
+
+    return respond
+
+
+def all_ready_before_units(monkeypatch: Any) -> None:
+    """Make ``Hub.start`` return only once every worker it started is ready, so the first
+    units are spread over all of them (a test that needs every worker busy)."""
+    from supportsim.batch._hub import Hub
+
+    start = Hub.start
+
+    async def start_and_wait(self: Hub) -> None:
+        await start(self)
+        while not all(w.ready or w.gone for w in self.workers.values()):
+            self._changed.clear()
+            await self._changed.wait()
+
+    monkeypatch.setattr(Hub, "start", start_and_wait)

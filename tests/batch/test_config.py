@@ -91,6 +91,10 @@ def test_flags_override_the_file_and_bad_flags_name_the_field():
     merged = with_overrides(base, {"trials": 5, "concurrency": "auto", "agents": None})
     assert (merged.trials, merged.concurrency, merged.agents) == (5, "auto", ["oracle"])
     assert with_overrides(base, {"concurrency": "16"}).concurrency == 16
+    assert with_overrides(base, {"concurrency": "auto:256"}).concurrency == "auto:256"
+    for bad in ("auto:0", "auto:5000", "auto:x", "auto:", "0", "4097"):
+        with pytest.raises(ScenarioError, match=r"auto:N"):
+            with_overrides(base, {"concurrency": bad})
     with pytest.raises(ScenarioError, match=r"command line \[concurrency\]"):
         with_overrides(base, {"concurrency": "lots"})
     with pytest.raises(ScenarioError, match=r"command line \[deadline_s\]"):
@@ -126,22 +130,47 @@ def test_resume_without_config_uses_the_stored_one(out: Path, tmp_path: Path):
     assert (again.name, again.trials, again.ids) == ("stored", 3, [LOOKUP])
 
 
+def _running(batch: Batch, n: int) -> None:
+    """``n`` units in flight, as the gate and the state count them."""
+    batch.gate.in_flight = batch.state.running = n
+
+
 def test_auto_concurrency_backs_off_on_lag_and_grows_while_saturated_and_fast():
     batch = Batch([], None, None, concurrency="auto", lag=LoopLag())  # type: ignore[arg-type]
-    assert batch.gate.limit == 16
+    gate = batch.gate
+    assert (gate.limit, gate.floor, gate.ceiling) == (16, 4, 1024)
+    batch.step_auto(25.0)  # nothing in flight: that lag is not the units'
+    assert gate.limit == 16
+    _running(batch, 16)
     batch.step_auto(25.0)
-    assert batch.gate.limit == 12
+    assert gate.limit == 12
+    batch.step_auto(25.0)  # 16 still in flight: the cut has not bitten yet, hold
+    assert gate.limit == 12
+    _running(batch, 8)
     batch.step_auto(2.0)  # low lag but the gate is not full: no growth
-    assert batch.gate.limit == 12
-    batch.state.running = 12
+    assert gate.limit == 12
+    _running(batch, 12)
     batch.step_auto(2.0)
-    assert batch.gate.limit == 13
+    assert gate.limit == 13
     batch.step_auto(7.0)  # between the thresholds: hold
-    assert batch.gate.limit == 13
+    assert gate.limit == 13
     assert batch.concurrency_trace == [16, 12, 13]
     for _ in range(20):
+        _running(batch, gate.limit)
         batch.step_auto(500.0)
-    assert batch.gate.limit == 4  # the floor
+    assert gate.limit == 4  # the floor
+
+
+def test_auto_with_a_ceiling_never_grows_past_it():
+    batch = Batch([], None, None, concurrency="auto:20", lag=LoopLag())  # type: ignore[arg-type]
+    gate = batch.gate
+    assert (gate.limit, gate.floor, gate.ceiling) == (16, 4, 20)
+    for _ in range(10):
+        _running(batch, gate.limit)
+        batch.step_auto(1.0)
+    assert gate.limit == 20 and batch.concurrency_trace == [16, 18, 20]
+    small = Batch([], None, None, concurrency="auto:2", lag=LoopLag())  # type: ignore[arg-type]
+    assert (small.gate.limit, small.gate.floor, small.gate.ceiling) == (2, 2, 2)
 
 
 def test_a_run_being_written_cannot_be_resumed_by_a_second_session(out: Path):
@@ -191,3 +220,12 @@ def test_a_refused_resume_leaves_the_run_unlocked(out: Path):
     )
     assert again.lock is not None
     again.lock.release()
+
+
+def test_the_concurrency_is_one_value_resolved_once():
+    from supportsim.batch._concurrency import AUTO_CEILING, Concurrency
+
+    assert RunConfig(concurrency=32).bounds == Concurrency(32, 32, 32, auto=False)
+    assert RunConfig(concurrency="auto").bounds == Concurrency(16, 4, AUTO_CEILING, auto=True)
+    assert RunConfig(concurrency="auto:256").bounds == Concurrency(16, 4, 256, auto=True)
+    assert RunConfig(concurrency="auto:3").bounds == Concurrency(3, 3, 3, auto=True)

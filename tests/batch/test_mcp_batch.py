@@ -9,13 +9,14 @@ call), so each scenario's tools, refusals and injected faults are exercised.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from batch_helpers import records, request, run
+from batch_helpers import LOOKUP, PERSONAS, SCENARIOS, records, request, run
 
 from supportsim.store import ConversationRecord
 from supportsim.testing import (
@@ -31,6 +32,7 @@ from supportsim.testing.autopilot import AGENT_LINE, example_value
 
 REPO = Path(__file__).parents[2]
 SMOKE = {"scenarios": [str(REPO / "scenarios")], "personas": str(REPO / "personas")}
+PLAIN = {"scenarios": [str(SCENARIOS)], "personas": str(PERSONAS)}
 AGENTS = {
     "mcp": ["oracle", "openai:tourist", "anthropic:tourist"],
     # a process spawned per conversation: one LLM Agent here (the other wire format goes
@@ -174,7 +176,6 @@ async def test_a_batch_over_mcp_stopped_by_its_budget_resumes_to_the_end(
 
 @pytest.mark.parametrize("value", ["mcp-http", "MCP", ""])
 def test_an_unknown_tools_mode_exits_2_naming_the_field(tmp_path: Path, value: str) -> None:
-    from batch_helpers import PERSONAS, SCENARIOS
     from typer.testing import CliRunner
 
     from supportsim.cli import app
@@ -186,3 +187,47 @@ def test_an_unknown_tools_mode_exits_2_naming_the_field(tmp_path: Path, value: s
     assert result.exit_code == 2, result.output
     assert "tools" in result.output and "'inprocess', 'mcp' or 'mcp-stdio'" in result.output
     assert not (tmp_path / "runs").exists()
+
+
+def bridges_of(pid: int) -> list[tuple[bytes, bytes]]:
+    """(cmdline, environ) of every ``mcp-stdio`` bridge process ``pid`` started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except (OSError, ValueError):
+            continue  # ended meanwhile
+        if parent == pid and b"mcp-stdio" in cmdline:
+            found.append((cmdline, environ))
+    return found
+
+
+async def test_the_stdio_bridge_gets_its_url_from_its_environment_never_its_command_line(
+    server: MockLLMServer, out: Path
+) -> None:
+    from batch_helpers import Watch
+
+    watch = Watch()
+    seen: list[tuple[bytes, bytes, list[str]]] = []
+
+    def look(request: RecordedRequest) -> Reply:
+        tokens = list(watch.batch.ctx.mcp._conversations)  # the open sessions' keys
+        seen.extend((cmdline, environ, tokens) for cmdline, environ in bridges_of(os.getpid()))
+        return tourist(request)
+
+    server.default("tourist", look)
+    session, _ = await run(
+        server,
+        request(out, ids=[LOOKUP], agents=["anthropic:tourist"], tools="mcp-stdio", **PLAIN),
+        watch=watch,
+    )
+    assert session.status == "completed"
+    assert seen  # a bridge ran while the Agent was asked
+    for cmdline, environ, tokens in seen:
+        assert tokens and not any(t.encode() in cmdline for t in tokens)
+        assert b"http" not in cmdline
+        assert any(t.encode() in environ for t in tokens)  # it is that conversation's bridge

@@ -67,7 +67,14 @@ def test_run_with_llm_agent_and_customer_against_the_mock_server(
     env = {"OPENAI_BASE_URL": threaded_server.url + "/v1", "OPENAI_API_KEY": KEY}
 
     code, output = run_cli(
-        tmp_path, "--agent", "openai:mock-agent", "--customer", "openai:mock-customer", env=env
+        tmp_path,
+        "--agent",
+        "openai:mock-agent",
+        "--customer",
+        "openai:mock-customer",
+        "--statement-judge",
+        "none",  # as examples/README.md runs it: the script plays no judge
+        env=env,
     )
 
     assert code == 0, output

@@ -1,5 +1,6 @@
-"""``supportsim mcp-stdio URL``: the real ``mcp`` stdio client spawns the bridge, and every
-call lands in the conversation's own call log exactly as in-process."""
+"""``supportsim mcp-stdio``: the real ``mcp`` stdio client spawns the bridge (the session URL
+in its environment), and every call lands in the conversation's own call log exactly as
+in-process."""
 
 from __future__ import annotations
 
@@ -12,16 +13,18 @@ from mcp.client.stdio import get_default_environment, stdio_client
 from test_mcp_host import CALLS, FAULTS, text_of
 from test_runtime import VERIFY, env_for
 
-from supportsim.environment import McpHost
+from supportsim.environment import MCP_URL_ENV, McpHost
 
 
-def bridge(url: str) -> StdioServerParameters:
+def bridge(url: str | None, *, argument: str | None = None) -> StdioServerParameters:
+    """The bridge with ``url`` in its environment (``argument``: on its command line)."""
     env = get_default_environment()
     if "PYTHONPATH" in os.environ:
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    return StdioServerParameters(
-        command=sys.executable, args=["-m", "supportsim", "mcp-stdio", url], env=env
-    )
+    if url is not None:
+        env[MCP_URL_ENV] = url
+    args = ["-m", "supportsim", "mcp-stdio", *([argument] if argument else [])]
+    return StdioServerParameters(command=sys.executable, args=args, env=env)
 
 
 async def test_the_stdio_bridge_answers_exactly_as_the_environment() -> None:
@@ -54,9 +57,9 @@ async def test_the_stdio_bridge_answers_exactly_as_the_environment() -> None:
     )
 
 
-async def run_bridge(url: str) -> tuple[int, str]:
+async def run_bridge(url: str | None, *, argument: str | None = None) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
-        *[(p := bridge(url)).command, *p.args],
+        *[(p := bridge(url, argument=argument)).command, *p.args],
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -83,3 +86,23 @@ async def test_a_url_that_is_not_http_exits_2() -> None:
     code, stderr = await run_bridge("stdio://nothing")
     assert code == 2
     assert "URL must be an http:// session URL" in stderr
+    code, stderr = await run_bridge(None, argument="stdio://nothing")  # typed by hand
+    assert code == 2
+    assert "URL must be an http:// session URL" in stderr
+
+
+async def test_no_url_at_all_exits_2_naming_the_variable() -> None:
+    code, stderr = await run_bridge(None)
+    assert code == 2
+    assert f"no session URL: set {MCP_URL_ENV}" in stderr
+
+
+async def test_a_url_given_by_hand_still_serves() -> None:
+    env, _ = env_for()
+    async with McpHost() as host:
+        url = host.open(env)
+        params = bridge(None, argument=url)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            listed = (await s.list_tools()).tools
+    assert [t.name for t in listed] == [x.name for x in env.schemas()]

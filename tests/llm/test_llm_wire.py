@@ -3,10 +3,13 @@ SDKs against the loopback mock server."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx2
+import orjson
 import pytest
 
 from supportsim.llm import (
@@ -157,3 +160,77 @@ def test_a_proxy_variable_keeps_the_sdks_own_client_so_the_proxy_is_used(
     proxied = wire_client(DefaultAsyncHttpxClient, verify=True, limits=httpx2.Limits())
     assert not isinstance(proxied._transport, WireTransport)
     assert proxied._mounts  # the proxy variables were read: calls go through the proxy
+
+
+async def test_the_injected_latency_counts_from_the_whole_request_as_a_providers_does(
+    server: MockLLMServer,
+) -> None:
+    """A client that lags between writing a request's head and its body (its loop busy
+    elsewhere) must not see the reply sooner than the injected latency: a provider cannot
+    start before the whole request is in, and neither does the mock server's clock."""
+    server.script("late-body", [say("Hi", ttft_ms=30, total_ms=30)])
+    server.script("m", [say("Hello", ttft_ms=40, total_ms=40)])
+    host, port = server.url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    body = orjson.dumps({"model": "late-body", "messages": [{"role": "user", "content": "Hi"}]})
+    writer.write(
+        b"POST /v1/chat/completions HTTP/1.1\r\nHost: mock\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    await writer.drain()
+    # The gap between head and body: a whole 40 ms call (the server's latency control).
+    gap = await _complete(make_client(_resolved(server, "openai")))
+    assert gap.content == "Hello"
+    sent = time.perf_counter()
+    writer.write(body)
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    waited_ms = (time.perf_counter() - sent) * 1000.0
+    writer.close()
+    assert head.startswith(b"HTTP/1.1 200")
+    assert waited_ms >= 30.0  # a lower bound: a busy machine only ever adds to it
+
+
+def _chunked(*chunks: bytes) -> httpx2.MockTransport:
+    async def body() -> AsyncIterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+
+    async def handle(request: httpx2.Request) -> httpx2.Response:
+        async for _part in request.stream:  # type: ignore[union-attr]  # sent, as a socket
+            pass
+        return httpx2.Response(200, content=body())
+
+    return httpx2.MockTransport(handle)
+
+
+async def test_the_last_byte_is_stamped_when_it_came_in_not_when_the_reader_was_done() -> None:
+    """Parsing a chunk is the client's work: the stamp is taken as the chunk arrives, so
+    the reader's work on the last one falls after ``last_byte`` (in ``client_ms``)."""
+    transport = WireTransport(_chunked(b"data: 1\n\n", b"data: 2\n\n"))
+    stamps = WireStamps()
+    async with httpx2.AsyncClient(transport=transport) as http:
+        with recording(stamps):
+            async with http.stream("POST", "http://mock/", content=b"{}") as response:
+                parsed = []
+                async for _chunk in response.aiter_raw():
+                    parsed.append(time.perf_counter())  # the reader's work on it ends here
+    assert stamps.complete and len(parsed) == 2
+    assert stamps.last_byte is not None and stamps.last_byte <= parsed[-1]
+
+
+async def test_time_to_first_token_stops_when_its_chunk_came_in() -> None:
+    from supportsim.llm._timing import Stopwatch
+
+    watch = Stopwatch()
+    async with httpx2.AsyncClient(transport=WireTransport(_chunked(b"a", b"b"))) as http:
+        with recording(watch.wire):
+            async with http.stream("POST", "http://mock/", content=b"{}") as response:
+                async for _chunk in response.aiter_raw():
+                    parsed = time.perf_counter()  # the chunk is read as carrying content
+                    watch.mark_first()
+                    break
+    times = watch.stop()
+    assert times.ttft_ms is not None and times.wire is not None
+    assert watch.wire.sent is not None
+    assert times.ttft_ms <= (parsed - watch.wire.sent) * 1000.0

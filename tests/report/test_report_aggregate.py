@@ -211,5 +211,7 @@ def test_nothing_scored_yet() -> None:
             "client_ms": {"p50": None, "p99": None},
             "loop_lag_ms": None,
             "inflation_ms": None,
+            "lagged_calls": 0,
+            "saturated": False,
         },
     }

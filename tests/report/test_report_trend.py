@@ -239,3 +239,44 @@ def test_runs_without_a_start_in_run_json_are_ordered_by_their_first_record(
     ordered = order_runs([load_run(p) for p in (empty, late, early)])
     assert [r.run_id for r in ordered] == ["z-early", "a-late", "m-empty"]
     assert started_at(ordered[2]) is None
+
+
+def _edit_manifest(run_dir: Path, **changes: Any) -> None:
+    path = run_dir / "run.json"
+    manifest = json.loads(path.read_text())
+    for key, value in changes.items():
+        if key == "config":
+            manifest["config"].update(value)
+        else:
+            manifest[key] = value
+    path.write_text(json.dumps(manifest))
+
+
+def test_a_change_across_different_setups_is_not_marked_and_says_why(nights: Path) -> None:
+    # the night of the planted regression also changed the Customer: not the Agent's doing
+    _edit_manifest(nights / "b-third", config={"customer": "openai:gpt-5-mini"})
+    doc = trend_of(nights)
+    assert doc["changes"] == []
+    change = doc["agents"]["alpha"][2]["change"]
+    assert change["strict"]["detected"] is True and change["marked"] == []
+    assert change["setup_differences"] == ["Customer: scripted (A) vs openai:gpt-5-mini (B)"]
+    assert any(line.startswith("≠ n2 → n3: setups differ") for line in doc["caveats"])
+    shown = cli("trend", *sorted(p for p in nights.iterdir() if p.is_dir()))
+    assert shown.exit_code == 0
+    assert "-70.0 ≠" in shown.output and "▼" not in shown.output
+    assert "≠ n2 → n3: setups differ, changes not marked: Customer" in shown.output
+
+
+def test_a_saturated_runs_latency_is_flagged_unreliable(nights: Path, tmp_path: Path) -> None:
+    lag = {"interval_ms": 100.0, "samples": 400, "p50_ms": 90.0, "p99_ms": 813.0}
+    _edit_manifest(nights / "a-second", loop_lag=lag)
+    doc = trend_of(nights)
+    beta = doc["agents"]["beta"]
+    assert [p["latency_unreliable"] for p in beta] == [False, True, False]
+    assert [r["saturated_lag_p99_ms"] for r in doc["runs"]] == [None, 813.0, None]
+    assert any(line.startswith("~ n2: its client was saturated") for line in doc["caveats"])
+    html = tmp_path / "trend.html"
+    shown = cli("trend", *sorted(p for p in nights.iterdir() if p.is_dir()), "--html", html)
+    assert "~1,200" in shown.output or "~1200" in shown.output
+    assert "~ n2: its client was saturated (event-loop lag p99 813 ms" in shown.output
+    assert "its client was saturated" in html.read_text()

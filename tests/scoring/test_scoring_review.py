@@ -26,9 +26,10 @@ from supportsim.environment import Environment
 from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
 from supportsim.scenario._rules import plain, rule_problems
-from supportsim.scoring import perturb, reference_state, score
+from supportsim.scoring import reference_state, score
 from supportsim.scoring._evidence import result_contains
 from supportsim.scoring._templates import mentions
+from supportsim.validate import perturb
 
 TEMPLATED = dataclasses.replace(
     MOCK,

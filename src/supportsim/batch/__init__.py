@@ -28,8 +28,9 @@ from supportsim.batch._gates import (
     parse_thresholds,
 )
 from supportsim.batch._jobs import Finished, JobRunner, JobState, RecordSink
+from supportsim.batch._judge_setup import models_for, open_statement_judge, run_config_of
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
-from supportsim.batch._limits import AdaptiveGate, TokenWindow
+from supportsim.batch._limits import AdaptiveGate, RequestWindow, TokenWindow
 from supportsim.batch._manifest import (
     changes,
     fingerprint,
@@ -48,6 +49,7 @@ from supportsim.batch._session import (
     prepare,
     retry_policy,
     select,
+    statement_judge_model,
     stored_config,
     unit_context,
 )
@@ -73,6 +75,7 @@ __all__ = [
     "Prepared",
     "Progress",
     "RecordSink",
+    "RequestWindow",
     "RunConfig",
     "RunRequest",
     "Session",
@@ -89,7 +92,9 @@ __all__ = [
     "fingerprint",
     "finish_unit",
     "load_run_config",
+    "models_for",
     "new_manifest",
+    "open_statement_judge",
     "parse_duration",
     "parse_thresholds",
     "participants",
@@ -100,9 +105,11 @@ __all__ = [
     "resolve_config",
     "retry_policy",
     "run_command",
+    "run_config_of",
     "run_unit",
     "save_manifest",
     "select",
+    "statement_judge_model",
     "stored_config",
     "two_stage_interrupt",
     "unit_context",

@@ -19,12 +19,17 @@ from typing import Any
 from rich.console import Console
 
 from supportsim._printable import printable
-from supportsim.batch._config import RunConfig, load_run_config, with_overrides
+from supportsim.batch._config import (
+    RunConfig,
+    chosen_statement_judge,
+    load_run_config,
+    with_overrides,
+)
 from supportsim.batch._gates import check_gates, describe_gates
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._launch import check_ray_installed
 from supportsim.batch._manifest import fingerprint
-from supportsim.batch._models import UNBOUNDED, ModelPool
+from supportsim.batch._models import ModelPool
 from supportsim.batch._progress import Progress
 from supportsim.batch._session import (
     Session,
@@ -100,8 +105,9 @@ class Prepared:
 def effective_config(config: RunConfig, workspace: Workspace) -> RunConfig:
     """The config as the run stores it: the workspace's scenarios, personas and domains
     where the config leaves them unset, domain folders made absolute, so ``--resume``,
-    ``rescore`` and ``judge`` rebuild exactly the inputs this run used."""
-    update: dict[str, Any] = {}
+    ``rescore`` and ``judge`` rebuild exactly the inputs this run used. The statement
+    judge is stored as chosen (``auto`` resolved), so a resumed session is judged alike."""
+    update: dict[str, Any] = {"statement_judge": chosen_statement_judge(config)}
     scenarios = config.scenarios
     if "scenarios" not in config.model_fields_set:
         scenarios = [str(p) for p in workspace.scenarios]
@@ -174,14 +180,16 @@ def build_context(
     domains, personas = inputs.domains, inputs.personas
     chosen = select(inputs.scenarios, config, suites_file=workspace.suites_file)
     models = load_models_file(config.models_file) if config.models_file else {}
-    concurrency = UNBOUNDED if config.concurrency == "auto" else int(config.concurrency)
     pool = ModelPool(
         env=env,
         policy=retry_policy(config),
         limits=config.rate_limits,
-        default_concurrency=concurrency,
+        # calls in flight never exceed conversations in flight: the run's ceiling
+        default_concurrency=config.bounds.ceiling,
         cache=cache,
-        cache_roles=frozenset({"customer", "agent"} if cache_agents else {"customer"}),
+        # the statement judge grades, it is not under test: its replies are kept like the
+        # Customer's (one question, one verdict, whichever trial asks it)
+        cache_roles=frozenset({"customer", "judge", *(["agent"] if cache_agents else [])}),
         make_limiter=make_limiter,
     )
     ctx = unit_context(
@@ -300,6 +308,19 @@ def _next_step(session: Session, config_path: Path | None, out: str) -> str | No
     )
 
 
+def describe_statement_judge(config: RunConfig) -> str:
+    """The line ``run`` prints at its start: which statement judge decides the
+    communication checks (``config`` is the effective one: ``auto`` resolved)."""
+    judge = config.statement_judge
+    if judge is None:
+        scripted = (
+            " (the default with the scripted Customer)" if config.customer == "scripted" else ""
+        )
+        return f"statement judge: none, rules only{scripted}"
+    why = " (the Customer's model; --statement-judge none for rules only)"
+    return f"statement judge: {printable(judge)}" + (why if judge == config.customer else "")
+
+
 def run_command(
     request: RunRequest,
     *,
@@ -328,6 +349,7 @@ def run_command(
         markup=False,
         highlight=False,
     )
+    console.print(describe_statement_judge(config), markup=False, highlight=False)
     for change in session.forced:
         err.print(f"warning: resuming a changed run (--force): {printable(change)}", markup=False)
     unpriced = sorted(name for name, m in prepared.models.items() if m.price is None)

@@ -17,6 +17,8 @@ from pydantic import (
 )
 
 from supportsim._yaml import read_yaml
+from supportsim.batch._concurrency import Concurrency
+from supportsim.batch._concurrency import check as check_concurrency
 from supportsim.batch._gates import thresholds_from
 from supportsim.conversation import AgentSpec, ConversationMode, ToolsMode
 from supportsim.errors import InputError, Problem, ScenarioError
@@ -93,6 +95,18 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$")
 _UNIT_S = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
+AUTO_JUDGE = "auto"
+"""``statement_judge`` default: the Customer's model when it is an LLM, else rules only."""
+
+
+def chosen_statement_judge(config: RunConfig) -> str | None:
+    """The statement judge ``config`` asks for, ``auto`` resolved: a model spec or
+    models-file name, or None (rules only)."""
+    if config.statement_judge != AUTO_JUDGE:
+        return config.statement_judge
+    return None if config.customer == "scripted" else config.customer
+
+
 def parse_duration(value: object) -> float:
     """Seconds from a number or a string like ``90``, ``90s``, ``30m``, ``8h``."""
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -135,13 +149,21 @@ class RunConfig(BaseModel):
     customer: str = "scripted"
     """The simulated Customer: scripted, or a model spec."""
     trials: int = Field(default=1, ge=1, le=100_000)
-    concurrency: int | Literal["auto"] = 8
-    """Conversations in flight at once, or ``auto``: grow while the event loop keeps up,
-    back off when its lag rises."""
+    concurrency: int | str = 8
+    """Conversations in flight at once (1 to 4096), or ``auto`` / ``auto:N``: start at 16,
+    back off while the event loop's lag p99 is over 10 ms (latencies measured on a lagging
+    loop are inflated), grow while it keeps up, never past N (``auto`` alone: 1024). See
+    ``Concurrency`` (``batch/_concurrency.py``): the one value every part reads."""
     workers: int | Literal["auto"] = "auto"
     """Processes running conversations: a number (1: in this process), or ``auto``: the
     usable cores, but one process when there are fewer than ``UNITS_PER_WORKER`` units to
     run per extra core (README: Running at scale)."""
+    worker_ready_s: float = Field(default=180.0, gt=0)
+    """How long a worker (process or Ray actor) may take to start and set up before it is
+    killed and replaced (README: Running at scale)."""
+    worker_silence_s: float | None = Field(default=None, gt=0)
+    """A worker that sends nothing for this long (stopped, hung, its loop blocked) is
+    killed and its units run elsewhere; default ``timeout_s`` + 60 s."""
     ray: str | None = None
     """Run the workers as Ray actors: ``local`` (start a local cluster), ``auto`` or a
     ``ray.init`` address such as ``ray://host:10001`` (needs ``supportsim[ray]``)."""
@@ -178,6 +200,11 @@ class RunConfig(BaseModel):
     assertion_judge: str | None = None
     """Model spec of the judge of imported tau2 tasks' NL_ASSERTION component (tau2 uses
     openai:gpt-4.1), called at temperature 0; unset, those tasks are not fully scored."""
+    statement_judge: str | None = AUTO_JUDGE
+    """The statement judge of the communication checks (say steps, forbidden disclosures,
+    the templates): a model spec or models-file name; ``none``: rules only; ``auto``
+    (default): the Customer's model when the Customer is an LLM, else none. The run
+    stores the choice made (null: rules only)."""
 
     @field_validator("name")
     @classmethod
@@ -189,11 +216,12 @@ class RunConfig(BaseModel):
     @field_validator("concurrency", mode="before")
     @classmethod
     def _concurrency(cls, value: Any) -> Any:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if value != "auto" and (not isinstance(value, int) or not 1 <= value <= 4096):
-            raise ValueError(f"must be a number from 1 to 4096, or auto (got {value!r})")
-        return value
+        return check_concurrency(value)
+
+    @property
+    def bounds(self) -> Concurrency:
+        """The run's concurrency resolved once: start, floor, ceiling, auto or not."""
+        return Concurrency.of(self.concurrency)
 
     @field_validator("workers", mode="before")
     @classmethod
@@ -226,6 +254,17 @@ class RunConfig(BaseModel):
                     f"fail_under: {name} needs at least {name[5:]} trials (trials is {self.trials})"
                 )
         return self
+
+    @field_validator("statement_judge", mode="before")
+    @classmethod
+    def _statement_judge(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                raise ValueError("a model spec, a models-file name, auto or none")
+            if value.lower() == "none":
+                return None
+        return value
 
     @field_validator("deadline_s", mode="before")
     @classmethod

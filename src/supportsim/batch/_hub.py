@@ -3,46 +3,70 @@
 The driver keeps everything that guarantees the run directory (the job runner, the one
 writer, budget, deadline, Ctrl-C, run.json); the hub only changes where a unit runs.
 Workers (local processes or Ray actors, ``_launch.py``) connect over TCP, prove the run's
-random token, receive the run's setup and answer with the fingerprint of the inputs they
-loaded: a worker whose files differ from the driver's is refused.
+random token (nothing larger than ``MAX_HELLO`` is read before they do), receive the
+run's setup, set up (their context, SDK warm-up, MCP host) and only then say they are
+ready, with the fingerprint of what they loaded: a worker whose inputs, supportsim
+version or domain data differ from the driver's is refused.
 
 * Each unit goes to the connected worker with the fewest units in flight; its record
   comes back as the encoded line the worker made, written as it is.
 * Rate limits stay global: a worker's limiters ask the driver's (acquire, then a grant or
   a refusal; release, success and overload are one-way), and its call counters flow into
   the driver's ``pool.stats`` (run.json's calls, the budget's live spend).
-* A lost worker (exit, EOF, a dead actor): its units are sent to others and a replacement
-  is started (at most ``max_restarts``); a unit lost on two workers becomes its
-  ``harness_error`` record. When no worker can run, the run stops (``failure``); units
-  not recorded run again on resume.
+* Heartbeats both ways (``Timing``): a worker not ready in time, or silent too long
+  (stopped, hung, its loop blocked), is lost like one that died.
+* A lost worker (exit, EOF, a dead actor, silence): it is killed, its permits go back
+  once, anything it still sends is dropped but its call counters, its units are sent to
+  others and a replacement is started, unless ``max_restarts`` workers in a row were lost
+  with no record delivered in between (a crash loop). A worker's death is not its units'
+  verdict; see ``Hub.run`` for the one case where it is (a poison unit). When no worker
+  is left, the run stops (``failure``); units not recorded run again on resume.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from supportsim.batch._frames import FrameError, frame, read_frame
+from supportsim.batch._frames import MAX_HELLO, FrameError, frame, read_frame
 from supportsim.batch._jobs import Finished
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._models import CallStats, ModelPool, WaitTooLong
-from supportsim.batch._remote import Handle, Launcher, RecordInfo, initially_open
+from supportsim.batch._remote import (
+    Handle,
+    Launcher,
+    RecordInfo,
+    Timing,
+    initially_open,
+    worker_fingerprint,
+)
 from supportsim.batch._unit import UnitContext, encode_record, harness_record
 from supportsim.batch._units import Unit
 from supportsim.llm import RateLimit
 
-FINGERPRINT_KEYS = ("scenarios", "personas", "models")
-"""What a worker's inputs must share with the driver's (file hashes, resolved models)."""
 STAT_FIELDS = tuple(CallStats.__slots__)  # type: ignore[attr-defined]
 EXIT_WAIT_S = 2.0
 """How long a closed connection waits for its worker's exit status (for the reason)."""
-MAX_LOSSES = 2
-"""A unit in flight on this many workers that died is recorded as a harness error."""
+HELLO_TIMEOUT_S = 30.0
+"""How long a new connection may take to send its hello."""
+SUSPECT_AFTER = 2
+"""A unit in flight on this many workers that died runs next alone (``Hub.run``)."""
+STOPPING_SILENCE_S = 5.0
+"""Once the run is stopping (first Ctrl-C), a worker silent this long is given up: its
+units are left to resume rather than waited for."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Loss:
+    how: str
+    alone: bool
+    """The unit ran alone on the worker (isolated: nothing else was sent to it)."""
 
 
 @dataclass(eq=False)
@@ -60,17 +84,26 @@ class _Worker:
     held: Counter[str] = field(default_factory=Counter)
     acquiring: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     lag: LoopLag = field(default_factory=LoopLag)
+    heard: bool = False
+    """A frame came since the last heartbeat tick."""
+    missed: int = 0
+    """Heartbeat ticks in a row without a frame (once ready)."""
+    age: int = 0
+    """Heartbeat ticks since it was started, while not ready."""
 
     def send(self, header: dict[str, Any]) -> None:
         if self.writer is not None and not self.gone:
             self.writer.write(frame(header))
 
+    def describe(self) -> str:
+        return self.handle.describe() if self.handle is not None else "not started"
+
 
 @dataclass(eq=False)
 class _Job:
     unit: Unit
-    future: asyncio.Future[Finished[Any] | None]
-    losses: list[str] = field(default_factory=list)
+    future: asyncio.Future[Finished[Any] | None] | None = None
+    losses: list[_Loss] = field(default_factory=list)
 
 
 class Hub:
@@ -88,27 +121,46 @@ class Hub:
         lag: LoopLag,
         max_restarts: int | None = None,
         open_at: int | None = None,
+        timing: Timing | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> None:
         self.launcher = launcher
         self.count = count
         self.setup = dict(setup)
-        self.expected = {k: fingerprint.get(k) for k in FINGERPRINT_KEYS}
+        self.expected = worker_fingerprint(
+            fingerprint, ctx.domains, (s.domain for s in ctx.scenarios.values())
+        )
         self.pool = pool
         self.ctx = ctx
         self.lag = lag
         self.max_restarts = max(2, count) if max_restarts is None else max_restarts
+        """Workers lost in a row, with no record delivered in between, that are replaced."""
+        self.timing = timing or Timing()
+        self._stopped = stopped
+        """Whether the batch stopped starting units (any reason): checked every heartbeat."""
         self.token = secrets.token_urlsafe(32)
         self.restarts = 0
         self.lost = 0
+        self.barren = 0
+        """Workers lost since the last record was delivered (by any worker)."""
         self.failure: str | None = None
+        self.stopping = False
         self.workers: dict[str, _Worker] = {}
         self._started = 0
         self._closing = False
         self._changed = asyncio.Event()
+        self._isolation = asyncio.Lock()
+        self._reserved: _Worker | None = None
+        """The worker kept free for a suspect unit (``run``): nothing else is sent to it."""
+        self._isolated: _Job | None = None
+        """The suspect running alone on ``_reserved``."""
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
+        self._watchdog: asyncio.Task[None] | None = None
         self.port = 0
         self.grace_s = 5.0
+        self.hello_timeout_s = HELLO_TIMEOUT_S
         self.permits = 0
         self.permit_s = 0.0
         self._limiters: dict[str, Any] = {}
@@ -123,6 +175,7 @@ class Hub:
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._serve, self.launcher.host, 0)
         self.port = self._server.sockets[0].getsockname()[1]
+        self._watchdog = asyncio.ensure_future(self._watch())
         for _ in range(self.count):
             await self._launch()
 
@@ -136,6 +189,8 @@ class Hub:
         except Exception as exc:
             self._lose(worker, f"could not start: {exc}")
             return
+        if worker.gone:  # given up while it was being started: end it now
+            worker.handle.kill()
         worker.supervisor = self._spawn(self._supervise(worker))
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
@@ -149,10 +204,23 @@ class Hub:
         how = await worker.handle.wait()
         self._lose(worker, how)
 
+    def stop(self) -> None:
+        """The run is stopping (first Ctrl-C, the budget, the deadline, a store failure:
+        ``stopped`` says so within a heartbeat): units not yet sent are left for resume, and
+        so are the units of a worker lost from now on; a silent worker is given up after
+        ``STOPPING_SILENCE_S``; no worker is replaced."""
+        self.stopping = True
+        self._changed.set()
+
     async def close(self, *, cancel: bool = False) -> None:
         """End every worker: ``bye`` (or ``cancel``: abandon their units), then kill
-        what has not exited after ``grace_s``; waits for them all."""
+        what has not exited after ``grace_s``; waits for them all, and for every
+        connection (a hello still pending included) to end."""
         self._closing = True
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
         for worker in self.workers.values():
             worker.send({"t": "cancel" if cancel else "bye"})
         supervisors = [t for t in self._tasks if not t.done()]
@@ -168,6 +236,12 @@ class Hub:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._server is not None:
             self._server.close()
+        # Ended by their own reads failing, never cancelled: a cancelled connection task
+        # makes asyncio's stream callback print a CancelledError traceback (3.11).
+        for writer in self._connections.values():
+            writer.transport.abort()
+        if self._connections:
+            await asyncio.wait(list(self._connections))
         self.launcher.close()
 
     def summary(self) -> dict[str, Any]:
@@ -186,48 +260,128 @@ class Hub:
             out["address"] = self.setup.get("ray_address")
         return out
 
+    # -- heartbeats -----------------------------------------------------------------------
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.timing.heartbeat_s)
+            self.tick()
+
+    def tick(self) -> None:
+        """One heartbeat: ping every connected worker; lose one not ready in time or
+        silent too long (counted in ticks: a stall of the driver's own loop is one)."""
+        beat = self.timing.heartbeat_s
+        silence = self.timing.silence_s
+        if not self.stopping and self._stopped is not None and self._stopped():
+            self.stop()  # the budget or the deadline: as a first Ctrl-C
+        if self.stopping:
+            silence = min(silence, STOPPING_SILENCE_S)
+        for worker in list(self.workers.values()):
+            if worker.gone:
+                continue
+            worker.send({"t": "ping"})
+            if not worker.ready:
+                worker.age += 1
+                if worker.age * beat >= self.timing.ready_s:
+                    what = f"was not ready {self.timing.ready_s:g} s after it was started"
+                    self._lose(worker, f"({worker.describe()}) {what}")
+            elif worker.heard:
+                worker.heard, worker.missed = False, 0
+            else:
+                worker.missed += 1
+                if worker.missed * beat >= silence:
+                    quiet = f"sent nothing for {worker.missed * beat:.3g} s (stopped or hung)"
+                    self._lose(worker, f"({worker.describe()}) {quiet}")
+
     # -- units ----------------------------------------------------------------------------
 
     async def run(self, unit: Unit) -> Finished[Any] | None:
-        """The unit's record from a worker; None when no worker can run it (unrecorded)."""
-        loop = asyncio.get_running_loop()
-        job = _Job(unit, loop.create_future())
+        """The unit's record from a worker; None when it is left unrecorded (no worker
+        can run it, or the run is stopping), so that resume runs it.
+
+        A worker's death is never its units' verdict, with one exception, a poison unit:
+        a unit in flight on ``SUSPECT_AFTER`` workers that died is a suspect and runs
+        next alone (one suspect at a time, on a worker that gets nothing else until it
+        is done); if that worker dies too, the unit is what kills workers and it is
+        recorded as a ``harness_error`` saying so. Otherwise a unit whose worker died is
+        sent to another worker. So one worker killed with 8 units in flight (out of
+        memory, a node lost, SIGKILL) blames none of them, nor does losing every worker
+        twice."""
+        job = _Job(unit)
         while True:
-            worker = await self._pick()
-            if worker is None:
-                return None
-            job.future = loop.create_future()
-            worker.units[unit.unit_id] = job
-            worker.send({"t": "unit", "unit": [unit.scenario_id, unit.agent, unit.trial]})
-            try:
-                result = await job.future
-            except asyncio.CancelledError:
-                worker.units.pop(unit.unit_id, None)
-                worker.send({"t": "drop", "unit": unit.unit_id})
-                raise
-            if result is not None:
+            if len(job.losses) >= SUSPECT_AFTER:
+                async with self._isolation:
+                    result = await self._attempt(job, alone=True)
+            else:
+                result = await self._attempt(job, alone=False)
+            if not isinstance(result, _Lost):
                 return result
-            if len(job.losses) >= MAX_LOSSES:
-                return self._died_record(job)
-
-    async def _pick(self) -> _Worker | None:
-        while True:
-            ready = [w for w in self.workers.values() if w.ready and not w.gone]
-            if ready:
-                return min(ready, key=lambda w: len(w.units))
-            if self.failure is not None:
+            if job.losses[-1].alone:
+                return self._poison_record(job)
+            if self.stopping or self.failure is not None:
                 return None
-            self._changed.clear()
-            await self._changed.wait()
 
-    def _died_record(self, job: _Job) -> Finished[Any]:
-        error = "worker died while running it: " + "; then ".join(job.losses)
+    async def _attempt(self, job: _Job, *, alone: bool) -> Finished[Any] | _Lost | None:
+        worker = await self._pick(alone=alone)
+        if worker is None:
+            return None
+        unit = job.unit
+        job.future = asyncio.get_running_loop().create_future()
+        worker.units[unit.unit_id] = job
+        worker.send({"t": "unit", "unit": [unit.scenario_id, unit.agent, unit.trial]})
+        if alone:
+            self._isolated = job
+        try:
+            result = await job.future
+        except asyncio.CancelledError:
+            worker.units.pop(unit.unit_id, None)
+            worker.send({"t": "drop", "unit": unit.unit_id})
+            raise
+        finally:
+            if alone:
+                self._reserved = self._isolated = None
+                self._changed.set()
+        return _LOST if result is None else result
+
+    async def _pick(self, *, alone: bool) -> _Worker | None:
+        """The least busy ready worker (None once the run stops); ``alone``: the reserved
+        worker, once its units in flight have finished."""
+        try:
+            while not self.stopping and self.failure is None:
+                ready = [w for w in self.workers.values() if w.ready and not w.gone]
+                if alone:
+                    if (self._reserved is None or self._reserved.gone) and ready:
+                        self._reserved = min(ready, key=lambda w: len(w.units))
+                    reserved = self._reserved
+                    if reserved is not None and not reserved.gone and not reserved.units:
+                        return reserved
+                else:
+                    free = [w for w in ready if w is not self._reserved]
+                    if free:
+                        return min(free, key=lambda w: len(w.units))
+                self._changed.clear()
+                await self._changed.wait()
+        except BaseException:
+            if alone:
+                self._reserved = None
+            raise
+        if alone:
+            self._reserved = None
+        return None
+
+    def _poison_record(self, job: _Job) -> Finished[Any]:
+        error = (
+            f"poison unit: {len(job.losses)} workers died while it was in flight, the last "
+            "while it ran alone, so it is what kills them: "
+            + "; then ".join(loss.how for loss in job.losses)
+        )
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
         record = harness_record(job.unit, self.ctx, error, started_at=now, duration_s=0.0)
         return Finished(record, encode_record(record, self.ctx.scrub), None)
 
     def _lose(self, worker: _Worker, how: str) -> None:
-        """A worker ended: its units go elsewhere, its permits back, a replacement starts."""
+        """A worker ended or is given up: it is killed, its permits go back (once), its
+        units go elsewhere and a replacement starts (see the module docstring)."""
         if worker.gone:
             return
         worker.gone = True
@@ -244,15 +398,16 @@ class Hub:
         self._changed.set()
         if self._closing:
             return
-        self.lost += 1
-        for job in jobs:
-            job.losses.append(f"{worker.worker_id} {how}")
-            if not job.future.done():
-                job.future.set_result(None)
         if worker.handle is not None:
             worker.handle.kill()
+        self.lost += 1
+        self.barren += 1
+        for job in jobs:
+            job.losses.append(_Loss(f"{worker.worker_id} {how}", alone=job is self._isolated))
+            if job.future is not None and not job.future.done():
+                job.future.set_result(None)
         refused = how.startswith("refused")
-        if not refused and self.restarts < self.max_restarts:
+        if not refused and not self.stopping and self.barren <= self.max_restarts:
             self.restarts += 1
             self._spawn(self._launch())
         elif not any(not w.gone for w in self.workers.values()):
@@ -262,10 +417,15 @@ class Hub:
     # -- connections ----------------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[task] = writer
         worker: _Worker | None = None
         reason = "closed its connection"
         try:
-            hello, _ = await asyncio.wait_for(read_frame(reader), 30.0)
+            hello, _ = await asyncio.wait_for(
+                read_frame(reader, max_size=MAX_HELLO), self.hello_timeout_s
+            )
             worker = self.workers.get(str(hello.get("worker")))
             if not secrets.compare_digest(str(hello.get("token", "")), self.token):
                 return  # not one of ours: say nothing
@@ -273,7 +433,16 @@ class Hub:
                 return
             worker.writer = writer
             worker.pid = hello.get("pid")
-            worker.send({"t": "setup", **self.setup, **self._deadline(), "open_at": self.open_at})
+            worker.send(
+                {
+                    "t": "setup",
+                    **self.setup,
+                    **self._deadline(),
+                    "open_at": self.open_at,
+                    "heartbeat_s": self.timing.heartbeat_s,
+                    "silence_s": self.timing.silence_s,
+                }
+            )
             while True:
                 header, payload = await read_frame(reader)
                 self._handle(worker, header, payload)
@@ -284,11 +453,14 @@ class Hub:
             reason = f"refused: {exc}"
         finally:
             writer.close()
-            if worker is not None and worker.writer is writer and not worker.gone:
-                if worker.supervisor is not None and not reason.startswith("refused"):
-                    # A closed connection is most often a dead process: say how it ended.
-                    await asyncio.wait({worker.supervisor}, timeout=EXIT_WAIT_S)
-                self._lose(worker, reason)
+            try:
+                if worker is not None and worker.writer is writer and not worker.gone:
+                    if worker.supervisor is not None and not reason.startswith("refused"):
+                        # A closed connection is most often a dead process: say how it ended.
+                        await asyncio.wait({worker.supervisor}, timeout=EXIT_WAIT_S)
+                    self._lose(worker, reason)
+            finally:
+                self._connections.pop(task, None)
 
     def _deadline(self) -> dict[str, Any]:
         at = self.pool.deadline_at
@@ -296,6 +468,14 @@ class Hub:
 
     def _handle(self, worker: _Worker, header: dict[str, Any], payload: bytes) -> None:
         kind = header.get("t")
+        if worker.gone:
+            # A lost worker's units went elsewhere and its permits back: a late record, a
+            # release or a permit taken would count twice. Its call counters are the one
+            # thing kept: those calls were made and billed, and the budget must see them.
+            if kind in ("stats", "done"):
+                self._add_stats(header.get("d") or {})
+            return
+        worker.heard = True
         if kind == "took":
             limiter = self._limiter(header)
             worker.held[header["name"]] += 1
@@ -312,8 +492,9 @@ class Hub:
             worker.acquiring[header["id"]] = task = asyncio.ensure_future(ask)
             task.add_done_callback(lambda _t: worker.acquiring.pop(header["id"], None))
         elif kind == "rel":
-            worker.held[header["name"]] -= 1
-            self._limiter(header).release()
+            if worker.held[header["name"]] > 0:  # never more than it holds: no double release
+                worker.held[header["name"]] -= 1
+                self._limiter(header).release()
         elif kind == "ok":
             self._limiter(header).succeeded(int(header["tokens"]))
         elif kind == "over":
@@ -324,8 +505,8 @@ class Hub:
                 task.cancel()
         elif kind == "stats":
             self._add_stats(header["d"])
-        elif kind == "cpu":
-            worker.cpu_s = float(header["s"])
+        elif kind == "beat":
+            worker.cpu_s = float(header["cpu"])
         elif kind == "permits":
             self.permits += int(header["n"])
             self.permit_s += float(header["s"])
@@ -336,13 +517,16 @@ class Hub:
         elif kind == "done":
             self._add_stats(header.get("d") or {})
             job = worker.units.pop(header["info"]["unit_id"], None)
-            if job is not None and not job.future.done():
+            if job is not None and job.future is not None and not job.future.done():
+                self.barren = 0
                 info = RecordInfo(**header["info"])
                 job.future.set_result(Finished(info, payload, info.cost_usd))
+            self._changed.set()  # a reserved worker may have drained
         elif kind == "ready":
-            theirs = {k: header["fingerprint"].get(k) for k in FINGERPRINT_KEYS}
+            theirs = header["fingerprint"]
             if theirs != self.expected:
-                diff = [k for k in FINGERPRINT_KEYS if theirs[k] != self.expected[k]]
+                keys = sorted(set(theirs) | set(self.expected))
+                diff = [k for k in keys if theirs.get(k) != self.expected.get(k)]
                 message = f"its inputs differ from the driver's ({', '.join(diff)})"
                 worker.send({"t": "refused", "error": message})
                 raise _Refused(message)
@@ -358,7 +542,7 @@ class Hub:
         gate = limiter.gate
         is_open = (
             self.open_at is not None
-            and limiter.throttle is None
+            and limiter.requests is None
             and limiter.tokens is None
             and limiter.paused_until <= self.pool.clock()
             and (gate is None or gate.limit >= self.open_at)
@@ -397,6 +581,13 @@ class Hub:
         for name, value in delta.items():
             if name in STAT_FIELDS:
                 setattr(stats, name, getattr(stats, name) + value)
+
+
+class _Lost:
+    """``_attempt``'s answer when the unit's worker was lost."""
+
+
+_LOST = _Lost()
 
 
 class _Refused(Exception):

@@ -17,7 +17,17 @@ written when a later write succeeds, else they stay unrecorded and run again on 
 A record is written the moment its job ends (it survives SIGKILL) and fsynced by a
 background task a few times a second, since one fsync blocks the loop for milliseconds.
 Two more background tasks measure event-loop lag and, for ``concurrency: auto``, move the
-gate: down when the loop lags, up while it keeps up.
+gate (``step_auto``): down when the loop lags, up while it keeps up.
+
+The auto controller decides on every ``AUTO_SAMPLES`` fresh lag samples (half a second at
+the monitor's 100 ms; with workers, samples come from every worker, so sooner), from those
+samples alone: their worst over ``WARN_P99_MS`` cuts the gate to three quarters of what
+is in flight; under half of it, with every slot busy, grows it by an eighth. After a cut
+it holds until the running jobs have come down to the new limit: lowering the gate only
+stops starts, so until then the loop still carries the old load and another cut would
+overshoot. With nothing in flight it holds too (that lag is not the jobs'). The lag it
+reads is ``work_lag``: the loop the jobs run on (with workers, the workers' loops, never
+the idle driver's).
 """
 
 from __future__ import annotations
@@ -29,12 +39,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
+from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
 from supportsim.batch._limits import AdaptiveGate
 from supportsim.batch._signals import two_stage_interrupt
 from supportsim.store import StoreError
 
-AUTO_START, AUTO_FLOOR, AUTO_CEILING = 16, 4, 1024
+AUTO_SAMPLES = 5
+"""Fresh lag samples per decision of the auto controller."""
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -93,13 +105,14 @@ class JobRunner(Generic[J, R, S]):
         work: Runs one job; never raises for the job's own faults.
         writer: Where records go.
         state: The counters (a subclass of JobState may carry more).
-        concurrency: Jobs at once, or ``"auto"``.
+        concurrency: Jobs at once, ``"auto"`` or ``"auto:N"`` (``Concurrency``).
         budget_usd: Stop starting jobs when the spend would pass it.
         spend: Live spend of the whole run (earlier sessions and calls in flight
             included); defaults to the finished records' cost.
         deadline_s: Stop starting jobs this long after ``run`` starts.
         on_record: Told about each record as it is written.
-        lag: The loop-lag monitor (injectable for tests).
+        lag: This loop's lag monitor (injectable for tests); also ``work_lag``, the lag
+            the auto controller reads, unless the jobs run elsewhere (workers).
         sync_interval_s: How often appended records are fsynced.
     """
 
@@ -110,7 +123,7 @@ class JobRunner(Generic[J, R, S]):
         writer: RecordSink,
         state: S,
         *,
-        concurrency: int | str,
+        concurrency: int | str | Concurrency,
         budget_usd: float | None = None,
         spend: Callable[[], float] | None = None,
         deadline_s: float | None = None,
@@ -123,18 +136,19 @@ class JobRunner(Generic[J, R, S]):
         self.jobs = list(jobs)
         self.work = work
         self.writer = writer
-        self.auto = concurrency == "auto"
-        start = AUTO_START if self.auto else int(concurrency)
-        self.gate = AdaptiveGate(
-            start,
-            floor=AUTO_FLOOR if self.auto else start,
-            ceiling=AUTO_CEILING if self.auto else start,
+        bounds = (
+            concurrency if isinstance(concurrency, Concurrency) else Concurrency.of(concurrency)
         )
+        self.auto = bounds.auto
+        start = bounds.start
+        self.gate = AdaptiveGate(start, floor=bounds.floor, ceiling=bounds.ceiling)
         self.budget_usd = budget_usd
         self.spend = spend or (lambda: self.state.record_spend_usd)
         self.deadline_s = deadline_s
         self.on_record = on_record
         self.lag = lag or LoopLag()
+        self.work_lag = self.lag
+        """The lag of the loop(s) the jobs run on: this one, or the workers' (``Hub``)."""
         self.sync_interval_s = sync_interval_s
         self.concurrency_trace: list[int] = [start]
         self._clock = clock
@@ -256,24 +270,26 @@ class JobRunner(Generic[J, R, S]):
             await self._sleep(self.sync_interval_s)
             self._sync()
 
-    async def _auto_loop(self, interval_s: float = 1.0) -> None:
-        """``concurrency: auto``: multiplicative back-off on lag, growth while it is low."""
-        seen = len(self.lag.samples)
+    async def _auto_loop(self) -> None:
+        """``concurrency: auto``: one ``step_auto`` per ``AUTO_SAMPLES`` fresh samples."""
+        seen = len(self.work_lag.samples)
         while True:
-            await self._sleep(interval_s)
-            if len(self.lag.samples) - seen < 5:
-                continue  # not enough fresh samples since the last change
-            self.step_auto(self.lag.recent_p99())
-            seen = len(self.lag.samples)
+            await self.work_lag.wait_for(seen + AUTO_SAMPLES)
+            fresh = list(self.work_lag.samples[seen:])
+            seen += len(fresh)
+            self.step_auto(max(fresh))  # the p99 of a handful of samples is their worst
 
-    def step_auto(self, recent_p99_ms: float | None) -> None:
-        """One decision of the auto controller, given the recent lag p99."""
-        if recent_p99_ms is None:
+    def step_auto(self, lag_ms: float | None) -> None:
+        """One decision of the auto controller, given the fresh samples' worst lag."""
+        if lag_ms is None:
             return
         gate, limit = self.gate, self.gate.limit
-        if recent_p99_ms > WARN_P99_MS:
-            gate.set_limit(int(limit * 0.75))
-        elif recent_p99_ms < WARN_P99_MS / 2 and self.state.running >= limit:
+        if lag_ms > WARN_P99_MS:
+            # Hold while nothing runs (the lag is not the jobs') and until the last cut
+            # has taken effect (lowering the gate only stops starts).
+            if 0 < gate.in_flight <= limit:
+                gate.set_limit(int(gate.in_flight * 0.75))
+        elif lag_ms < WARN_P99_MS / 2 and self.state.running >= limit:
             gate.set_limit(limit + max(1, limit // 8))
         if gate.limit != limit:
             self.concurrency_trace.append(gate.limit)

@@ -1,4 +1,5 @@
-"""Where workers run: how many, local processes, and (``_ray.py``) Ray actors.
+"""Where workers run: how many, how long they may take, local processes, and
+(``_ray.py``) Ray actors.
 
 ``--workers auto`` uses every usable core (``os.sched_getaffinity``), but only when the
 session has the work to pay for a process per core: at least ``UNITS_PER_WORKER`` units
@@ -17,11 +18,17 @@ from typing import Any
 
 from supportsim.batch._config import RunConfig
 from supportsim.batch._models import ModelPool
+from supportsim.batch._remote import Timing
 from supportsim.batch._worker import HUB_ENV, ID_ENV, TOKEN_ENV
 from supportsim.errors import InputError
 
 UNITS_PER_WORKER = 50
 CONCURRENCY_PER_WORKER = 16
+SILENCE_MARGIN_S = 60.0
+"""Beyond ``timeout_s``: scoring, encoding, a slow collection, a loaded machine."""
+TAIL_LINES, TAIL_LINE_CHARS = 5, 1000
+"""What is kept of a worker's stderr (for the reason it exited): its last lines, each cut."""
+READ_CHUNK = 64 * 1024
 
 
 def usable_cores() -> int:
@@ -39,9 +46,18 @@ def worker_count(config: RunConfig, todo: int, *, cores: int | None = None) -> i
     if config.ray is not None:
         return max(1, min(cores or 1, todo))
     cores = usable_cores() if cores is None else cores
-    concurrency = 1024 if config.concurrency == "auto" else int(config.concurrency)
-    by_work = min(todo // UNITS_PER_WORKER, concurrency // CONCURRENCY_PER_WORKER)
+    by_work = min(todo // UNITS_PER_WORKER, config.bounds.ceiling // CONCURRENCY_PER_WORKER)
     return max(1, min(cores, by_work))
+
+
+def worker_timing(config: RunConfig) -> Timing:
+    """How long workers may take to get ready (``worker_ready_s``) and stay silent:
+    ``worker_silence_s``, by default ``timeout_s + SILENCE_MARGIN_S``. A worker sends a
+    frame at least every half heartbeat while its event loop runs; only a stopped or
+    hung process, or a loop blocked (a plug-in's synchronous call), is silent, and one
+    blocked longer than a conversation may last holds units past their own bound."""
+    silence = config.worker_silence_s or config.timeout_s + SILENCE_MARGIN_S
+    return Timing(ready_s=config.worker_ready_s, silence_s=silence)
 
 
 def worker_setup(config: RunConfig, pool: ModelPool, *, run_id: str) -> dict[str, Any]:
@@ -70,20 +86,59 @@ def check_ray_installed() -> None:
         ) from None
 
 
+class StderrTail:
+    """The last ``TAIL_LINES`` lines of a stream fed in chunks, each cut to
+    ``TAIL_LINE_CHARS``: a line of any length costs at most that much memory."""
+
+    def __init__(self) -> None:
+        self.lines: deque[str] = deque(maxlen=TAIL_LINES)
+        self._line = bytearray()
+        self._cut = False
+
+    def feed(self, chunk: bytes) -> None:
+        *ended, rest = chunk.split(b"\n")
+        for piece in ended:
+            self._add(piece)
+            self._end()
+        self._add(rest)
+
+    def close(self) -> None:
+        if self._line or self._cut:
+            self._end()
+
+    def _add(self, piece: bytes) -> None:
+        room = TAIL_LINE_CHARS * 4 - len(self._line)  # bytes: up to 4 a character
+        self._line += piece[: max(0, room)]
+        self._cut = self._cut or len(piece) > room
+
+    def _end(self) -> None:
+        text = self._line.decode("utf-8", "replace").rstrip()
+        if self._cut or len(text) > TAIL_LINE_CHARS:
+            text = text[:TAIL_LINE_CHARS] + " [cut]"
+        if text:
+            self.lines.append(text)
+        self._line.clear()
+        self._cut = False
+
+
 class LocalHandle:
     """A worker process, in its own session so a terminal's Ctrl-C reaches only the driver."""
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
-        self.tail: deque[str] = deque(maxlen=5)
+        self._tail = StderrTail()
+        self.tail = self._tail.lines
 
     def describe(self) -> str:
         return f"pid {self.process.pid}"
 
     async def wait(self) -> str:
+        """Drains stderr in bounded chunks (so the worker never blocks on a full pipe,
+        whatever its lines' length) and keeps its tail for the reason it exited."""
         assert self.process.stderr is not None
-        async for line in self.process.stderr:  # drained, so the worker never blocks on it
-            self.tail.append(line.decode("utf-8", "replace").rstrip())
+        while chunk := await self.process.stderr.read(READ_CHUNK):
+            self._tail.feed(chunk)
+        self._tail.close()
         code = await self.process.wait()
         said = f": {self.tail[-1]}" if code and self.tail else ""
         return f"(pid {self.process.pid}) exited with code {code}{said}"

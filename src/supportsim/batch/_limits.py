@@ -1,15 +1,21 @@
-"""Concurrency and rate limits: an adaptive (AIMD) gate and a tokens-per-minute window.
+"""Concurrency and rate limits: an adaptive (AIMD) gate, a requests-per-minute log and a
+tokens-per-minute window.
 
-Providers limit requests per minute, tokens per minute and, implicitly, concurrency. The
-request rate is asyncio-throttle's sliding log (see ``ModelPool``); this module adds what it
-lacks:
+Providers limit requests per minute, tokens per minute and, implicitly, concurrency:
 
 * ``AdaptiveGate``: a concurrency limit that can change while tasks hold it. Halved on a
   429 (at most once per ``window_s``, so one burst of 429s from calls sent together counts
   once), raised by one after ``limit`` successes in a row: TCP's additive increase,
   multiplicative decrease, which settles just under what the provider accepts.
+* ``RequestWindow``: the requests started in the last minute (a sliding log); a new one
+  waits, without polling, until the oldest leaves the window.
 * ``TokenWindow``: tokens used in the last minute, from responses' usage; new calls wait
   while the window is over the limit.
+
+A provider counts a minute across our restarts, so both windows can start as if a
+previous session had been sending at the full rate until some moment (``assume_busy``):
+``--resume`` does that (``ModelPool.assume_busy``), so a driver killed and restarted
+within a minute cannot put twice the limit into one minute.
 
 Clocks and sleeps are injectable so tests drive them without waiting.
 """
@@ -17,6 +23,7 @@ Clocks and sleeps are injectable so tests drive them without waiting.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -82,7 +89,9 @@ class AdaptiveGate:
         return False
 
     def release(self) -> None:
-        self.in_flight -= 1
+        """Give a slot back. Never below zero: a release with nothing held (a bug, or a
+        late message from a worker already counted out) must not make room for one more."""
+        self.in_flight = max(0, self.in_flight - 1)
         self._wake()
 
     def set_limit(self, limit: int) -> None:
@@ -135,22 +144,18 @@ class AdaptiveGate:
         self.release()
 
 
-class TokenWindow:
-    """Tokens used over the last ``period_s``; ``wait`` holds new calls while over ``tpm``.
-
-    A call's tokens are known only when it ends, so calls already in flight may overshoot;
-    the window then stays closed until enough of the minute has passed.
-    """
+class _Window:
+    """Amounts (requests, tokens) counted over the last ``period_s``, against ``limit``."""
 
     def __init__(
         self,
-        tpm: int,
+        limit: int,
         *,
         period_s: float = 60.0,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
-        self.tpm = tpm
+        self.limit = limit
         self.period_s = period_s
         self.total = 0
         self.waits = 0
@@ -158,21 +163,37 @@ class TokenWindow:
         self._sleep = sleep
         self._events: deque[tuple[float, int]] = deque()
 
-    def add(self, tokens: int) -> None:
-        if tokens > 0:
-            self._events.append((self._clock(), tokens))
-            self.total += tokens
+    def add(self, amount: int) -> None:
+        if amount > 0:
+            self._events.append((self._clock(), amount))
+            self.total += amount
 
     def used(self) -> int:
-        """Tokens counted in the current window."""
+        """What is counted in the current window."""
         self._prune(self._clock())
         return self.total
 
-    async def wait(self) -> None:
+    def assume_busy(self, ago_s: float) -> None:
+        """Count, as well, what a sender at exactly ``limit`` a period would have added
+        until ``ago_s`` seconds ago (as ``_slot`` pieces): the part still in the window."""
+        now = self._clock()
+        step_s, share = self._slot()
+        until, after = now - ago_s, now - self.period_s
+        count = max(0, math.ceil((until - after) / step_s))
+        times = [t for k in range(count) if (t := until - k * step_s) > after]
+        self._events = deque(sorted([*((t, share) for t in times), *self._events]))
+        self.total += share * len(times)
+
+    def _slot(self) -> tuple[float, int]:
+        """The spacing and size of the pieces ``assume_busy`` counts."""
+        raise NotImplementedError
+
+    async def _room(self) -> None:
+        """Until the window is under its limit (one sleep until the oldest piece leaves)."""
         while True:
             now = self._clock()
             self._prune(now)
-            if self.total < self.tpm or not self._events:
+            if self.total < self.limit or not self._events:
                 return
             self.waits += 1
             await self._sleep(max(0.001, self._events[0][0] + self.period_s - now))
@@ -180,3 +201,30 @@ class TokenWindow:
     def _prune(self, now: float) -> None:
         while self._events and self._events[0][0] <= now - self.period_s:
             self.total -= self._events.popleft()[1]
+
+
+class RequestWindow(_Window):
+    """Requests started over the last ``period_s``; ``wait`` admits a new one while fewer
+    than ``rpm`` (``limit``) have, else sleeps until the oldest leaves the window."""
+
+    async def wait(self) -> None:
+        await self._room()
+        self.add(1)  # no await in between: the room is this request's
+
+    def _slot(self) -> tuple[float, int]:
+        return self.period_s / self.limit, 1
+
+
+class TokenWindow(_Window):
+    """Tokens used over the last ``period_s``; ``wait`` holds new calls while over ``tpm``
+    (``limit``).
+
+    A call's tokens are known only when it ends, so calls already in flight may overshoot;
+    the window then stays closed until enough of the minute has passed.
+    """
+
+    async def wait(self) -> None:
+        await self._room()
+
+    def _slot(self) -> tuple[float, int]:
+        return self.period_s / 60, math.ceil(self.limit / 60)  # a second's worth a second

@@ -56,6 +56,8 @@ FREE_TO_CHANGE = frozenset(
         "fail_under",
         "categories",
         "workers",
+        "worker_ready_s",
+        "worker_silence_s",
         "ray",
     }
 )
@@ -220,3 +222,21 @@ def close_manifest(
         except StoreError as exc:
             return f"cannot write {MANIFEST}: {exc.strerror}"
     return None
+
+
+def seconds_since_last_request(manifest: Mapping[str, Any], now: datetime | None = None) -> float:
+    """How long ago the run's last session may still have sent a model request: 0 when
+    it did not close (killed, or run.json could not be closed: it says ``running``), else
+    the time since its ``ended_at`` (whole seconds, so one less). Resume starts the rate
+    windows from this (``ModelPool.assume_busy``)."""
+    if manifest.get("status") == "running":
+        return 0.0
+    sessions = manifest.get("sessions") or []
+    ended = sessions[-1].get("ended_at") if sessions else manifest.get("ended_at")
+    try:
+        at = datetime.fromisoformat(str(ended))
+    except ValueError:
+        return 0.0
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return max(0.0, ((now or datetime.now(UTC)) - at).total_seconds() - 1.0)

@@ -7,8 +7,12 @@ they share the endpoint) and, when configured, of its model:
 * an ``AdaptiveGate`` on calls in flight, halved on 429/529 and raised again slowly (AIMD);
 * a pause for the whole endpoint when a 429 says Retry-After, so the other conversations
   do not keep hammering it;
-* asyncio-throttle's request-per-minute log;
+* a ``RequestWindow`` on requests per minute (a sliding log);
 * a ``TokenWindow`` on tokens per minute, fed from responses' usage.
+
+Both windows survive a restart of the driver the conservative way: a resumed run starts
+them as if its previous session had been sending at the full rate until it ended (until
+now, when it was killed): ``ModelPool.assume_busy``.
 
 Then ``with_retries`` retries 429, 5xx, connection errors and timeouts with capped
 exponential backoff and jitter, honouring Retry-After up to the policy's ``max_delay_s``
@@ -30,10 +34,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from asyncio_throttle import Throttler
-
 from supportsim._tracing import traced_model_call
-from supportsim.batch._limits import AdaptiveGate, Clock, Sleep, TokenWindow
+from supportsim.batch._limits import AdaptiveGate, Clock, RequestWindow, Sleep, TokenWindow
 from supportsim.batch._sanitise import sanitised
 from supportsim.conversation import ModelCaller, charge, deadline_paused, time_left
 from supportsim.errors import ProviderError
@@ -102,7 +104,7 @@ class Limiter:
         self.gate = (
             AdaptiveGate(concurrency, window_s=window_s, clock=clock) if concurrency else None
         )
-        self.throttle = Throttler(limit.rpm, 60.0, retry_interval=0.05) if limit.rpm else None
+        self.requests = RequestWindow(limit.rpm, clock=clock, sleep=sleep) if limit.rpm else None
         self.tokens = TokenWindow(limit.tpm, clock=clock, sleep=sleep) if limit.tpm else None
         self.paused_until = 0.0
         self.pauses = 0
@@ -119,8 +121,8 @@ class Limiter:
                 if limit_s is not None and wait > limit_s:
                     raise WaitTooLong(wait)
                 await self._sleep(wait)
-            if self.throttle is not None:
-                await self.throttle.acquire()
+            if self.requests is not None:
+                await self.requests.wait()
             if self.tokens is not None:
                 await self.tokens.wait()
         except BaseException:
@@ -131,7 +133,7 @@ class Limiter:
     def try_acquire(self) -> bool:
         """``acquire`` without waiting, when nothing would make it wait (the hub grants a
         worker's permit at once this way, with no task per call)."""
-        if self.throttle is not None or self.tokens is not None:
+        if self.requests is not None or self.tokens is not None:
             return False
         if self.paused_until > self._clock():
             return False
@@ -140,6 +142,14 @@ class Limiter:
     def release(self) -> None:
         if self.gate is not None:
             self.gate.release()
+
+    def assume_busy(self, ago_s: float) -> None:
+        """Start the rpm and tpm windows as if they had been full until ``ago_s`` seconds
+        ago (see the module docstring)."""
+        if self.requests is not None:
+            self.requests.assume_busy(ago_s)
+        if self.tokens is not None:
+            self.tokens.assume_busy(ago_s)
 
     def succeeded(self, tokens: int) -> None:
         if self.tokens is not None:
@@ -210,6 +220,9 @@ class ModelPool:
     cache_roles: frozenset[str] = frozenset()
     make_limiter: Callable[[str, RateLimit, int | None], Any] | None = None
     """A worker process's limiters: stand-ins asking the driver's (``batch/_worker.py``)."""
+    busy_ago_s: float | None = None
+    """Set on resume: the run's previous session may have sent requests until this many
+    seconds ago, so every rpm and tpm window starts as if it had, at the full rate."""
     _shared: dict[str, tuple[Limiter, bool]] = field(default_factory=dict)
     _checked: dict[str, ModelConfig] = field(default_factory=dict)
     _clients: dict[str, LLMClient] = field(default_factory=dict)
@@ -269,7 +282,7 @@ class ModelPool:
     def _limiter(self, name: str, limit: RateLimit, default: int | None) -> Limiter:
         if self.make_limiter is not None:
             return self.make_limiter(name, limit, default)  # type: ignore[no-any-return]
-        return Limiter(
+        limiter = Limiter(
             name,
             limit,
             default_concurrency=default,
@@ -278,6 +291,20 @@ class ModelPool:
             window_s=self.window_s,
             max_pause_s=self.policy.max_delay_s,
         )
+        if self.busy_ago_s is not None:
+            limiter.assume_busy(self.busy_ago_s)
+        return limiter
+
+    def assume_busy(self, ago_s: float) -> None:
+        """A previous session of this run may have sent requests at the full rate until
+        ``ago_s`` seconds ago: the rpm and tpm windows made so far, and every one made
+        from now on, count them (a conservative start: at most a minute at a reduced
+        rate, never more than the limit in any minute around a restart)."""
+        self.busy_ago_s = ago_s
+        own = [*self._endpoints.values(), *self._models.values()]
+        for limiter in [*own, *(lim for lim, _ in self._shared.values())]:
+            if isinstance(limiter, Limiter):
+                limiter.assume_busy(ago_s)
 
     def limiter_named(self, name: str, limit: RateLimit, default: int | None) -> Limiter:
         """The run-wide limiter a worker's stand-in named (its endpoint's, or its model's

@@ -80,7 +80,7 @@ class Progress:
         elapsed = max(1e-9, self._clock() - state.started_s)
         rate = state.done / elapsed
         left = state.total - state.done
-        lag = self.batch.lag.recent_p99()
+        lag = self.batch.work_lag.recent_p99()  # the conversations' loops (workers')
         return {
             "done": state.done,
             "total": state.total,

@@ -66,6 +66,8 @@ class Batch(JobRunner[Unit, ConversationRecord, BatchState]):
         self.hub: Any = None
         """The workers' hub when units run in worker processes (``_hub.py``)."""
         super().__init__(units, self._work, writer, BatchState(total=len(units)), **options)
+        if ctx is not None:  # units run on this loop: their messages get its lag
+            ctx.lag = self.lag
 
     async def _work(self, unit: Unit) -> Finished[ConversationRecord]:
         finished = await finish_unit(unit, self.ctx)

@@ -25,11 +25,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from supportsim._tracing import traced_run
-from supportsim.batch._config import RunConfig, keyed_by_label
+from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
 from supportsim.batch._hub import Hub
-from supportsim.batch._jobs import AUTO_CEILING, RecordSink
+from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
-from supportsim.batch._launch import launcher_for, worker_count, worker_setup
+from supportsim.batch._launch import launcher_for, worker_count, worker_setup, worker_timing
 from supportsim.batch._manifest import (
     changes,
     close_manifest,
@@ -37,6 +37,7 @@ from supportsim.batch._manifest import (
     new_manifest,
     now_iso,
     save_manifest,
+    seconds_since_last_request,
 )
 from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import ModelPool
@@ -61,7 +62,7 @@ from supportsim.scenario import (
     load_suites,
     select_suite,
 )
-from supportsim.scoring import judge_config
+from supportsim.scoring import StatementJudge, judge_config
 from supportsim.store import (
     MANIFEST,
     ConversationRecord,
@@ -99,6 +100,9 @@ class Session:
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
     fingerprint: dict[str, Any] = field(default_factory=dict)
     """This invocation's inputs (``fingerprint``): workers must have the same."""
+    quiet_s: float | None = None
+    """A resumed run: how long ago its last session may still have sent a model request
+    (``seconds_since_last_request``); the rate windows start from it."""
 
 
 def select(
@@ -207,6 +211,7 @@ def _reopen(
     lock: RunLock,
 ) -> Session:
     manifest = manifest_to_resume(run_dir)
+    quiet_s = seconds_since_last_request(manifest)
     diff = changes(manifest, fingerprint)
     if diff and not force:
         raise InputError(
@@ -240,6 +245,7 @@ def _reopen(
         forced=diff,
         lock=lock,
         fingerprint=dict(fingerprint),
+        quiet_s=quiet_s,
     )
 
 
@@ -275,12 +281,15 @@ def stored_config(out: str, run_id: str) -> RunConfig:
 def participants(
     config: RunConfig, models: Mapping[str, ModelConfig]
 ) -> tuple[dict[str, AgentSpec], CustomerSpec, dict[str, ModelConfig]]:
-    """Parse the agent and customer specs; also every model they use, by name."""
+    """Parse the agent and customer specs; also every model they and the statement judge
+    use, by name."""
     agents = keyed_by_label([parse_agent_spec(spec, models) for spec in config.agents])
     customer = parse_customer_spec(config.customer, models)
     needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
     if customer.model is not None:
         needed[customer.model.name] = customer.model
+    if (judge := statement_judge_model(config, models)) is not None:
+        needed.setdefault(judge.name, judge)
     if config.call_timeout_s is not None:
         needed = {
             k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
@@ -308,6 +317,12 @@ def unit_context(
         return pool.caller(needed.get(model.name, model), role)
 
     resolved = [resolve_credentials(m, pool.env) for m in needed.values()]
+    statements = None
+    if (judge_model := statement_judge_model(config, models)) is not None:
+        model = needed[judge_model.name]
+        statements = StatementJudge(
+            str(chosen_statement_judge(config)), model, pool.caller(model, "judge")
+        )
     return UnitContext(
         domains=domains,
         scenarios={s.id: s for s in scenarios},
@@ -321,7 +336,27 @@ def unit_context(
         conversation_mode=config.conversation_mode,
         scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
         assertion_judge=judge,
+        statement_judge=statements,
     )
+
+
+def statement_judge_model(
+    config: RunConfig, models: Mapping[str, ModelConfig]
+) -> ModelConfig | None:
+    """The statement judge's model (``chosen_statement_judge``), or None (rules only). It
+    is called with its own parameters, under its own name: the Customer's model as judge
+    shares the Customer's limits.
+
+    Raises:
+        InputError: the spec names no model (``--statement-judge``).
+    """
+    spec = chosen_statement_judge(config)
+    if spec is None:
+        return None
+    try:
+        return parse_model_spec(spec, models)
+    except InputError as exc:
+        raise InputError(f"--statement-judge {spec}: {exc}") from None
 
 
 def assertion_judge(
@@ -372,6 +407,8 @@ async def execute(
     First Ctrl-C: start no new unit, let running ones finish. Second: cancel them; what
     finished is on disk already. ``watch(batch)`` is a coroutine run alongside (progress).
     """
+    if session.quiet_s is not None:  # rpm/tpm windows: a provider's minute spans restarts
+        pool.assume_busy(session.quiet_s)
     count, launcher, launch_error = 1, None, None
     if config.ray is not None:
         try:  # ray.init: the cluster's CPUs are the default count
@@ -392,7 +429,7 @@ async def execute(
         session.todo,
         ctx,
         writer,
-        concurrency=config.concurrency,
+        concurrency=config.bounds,
         budget_usd=config.budget_usd,
         spend=lambda: session.prior_spend_usd + pool.stats.spend_usd,
         deadline_s=config.deadline_s,
@@ -403,6 +440,9 @@ async def execute(
         pool.deadline_at = pool.clock() + config.deadline_s
     hub = None
     if launcher is not None:
+        # The conversations' loops are the workers': their lag (sent to the hub) is what
+        # inflates latencies and what --concurrency auto must read, not the idle driver's.
+        batch.work_lag = LoopLag(batch.lag.interval_s)
         hub = Hub(
             launcher,
             count=count,
@@ -410,8 +450,10 @@ async def execute(
             fingerprint=session.fingerprint,
             pool=pool,
             ctx=ctx,
-            lag=batch.lag,
-            open_at=AUTO_CEILING if config.concurrency == "auto" else int(config.concurrency),
+            lag=batch.work_lag,
+            open_at=config.bounds.ceiling,
+            timing=worker_timing(config),
+            stopped=lambda: batch.state.stopped_because is not None,
         )
 
         async def on_worker(unit: Unit) -> Any:
@@ -429,6 +471,8 @@ async def execute(
     watch_task = asyncio.ensure_future(watch(batch)) if watch is not None else None
 
     def note() -> None:
+        if hub is not None:  # units not sent are left, a silent worker is not waited for
+            hub.stop()
         if on_note:
             on_note(
                 "Ctrl-C or SIGTERM: starting no new conversations; running ones finish "
@@ -518,11 +562,11 @@ def _close_manifest(
         },
         "concurrency": batch.concurrency_trace,
         "limits": pool.snapshot(),
-        "loop_lag": batch.lag.stats(),
+        "loop_lag": batch.work_lag.stats(),
         "forced_changes": session.forced,
     }
     if hub is not None:
-        entry["workers"] = hub.summary()
+        entry["workers"] = {**hub.summary(), "driver_loop_lag": batch.lag.stats()}
     session.info = entry
     session.manifest_error = close_manifest(
         session.run_dir, entry, status=session.status, stop_reason=session.stop_reason

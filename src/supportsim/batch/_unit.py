@@ -9,6 +9,7 @@ valid Unicode, so it cannot be written as UTF-8) becomes U+FFFD.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from supportsim._tracing import traced_conversation
+from supportsim.batch._lag import LoopLag, stamp_loop_lag
 from supportsim.batch._sanitise import sanitised
 from supportsim.batch._units import Unit
 from supportsim.conversation import (
@@ -35,6 +37,7 @@ from supportsim.conversation import (
     build_customer,
     build_graph,
     build_tau2_customer,
+    llm_call,
     run_conversation,
     tau2_agent_system_prompt,
     tau2_rules,
@@ -43,9 +46,18 @@ from supportsim.conversation import (
 from supportsim.domains import Domain
 from supportsim.environment import Environment, McpHost
 from supportsim.errors import ProviderError
-from supportsim.llm import ModelConfig, Scrubber, cache_scope
+from supportsim.llm import LLMResponse, ModelConfig, Scrubber, cache_scope
 from supportsim.scenario import Persona, Scenario
-from supportsim.scoring import AssertionVerdict, reference_state, score, tau2_verdicts
+from supportsim.scoring import (
+    AssertionVerdict,
+    StatementJudge,
+    Verdicts,
+    judge_questions,
+    reference_state,
+    score,
+    statement_questions,
+    tau2_verdicts,
+)
 from supportsim.store import ConversationRecord, build_record
 
 
@@ -72,6 +84,12 @@ class UnitContext:
     """The run's MCP host while the batch runs (``execute`` opens it when needed)."""
     assertion_judge: ModelConfig | None = None
     """The judge of tau2 NL_ASSERTION components (``--assertion-judge``), or None."""
+    lag: LoopLag | None = None
+    """The lag monitor of the loop the units run on (the batch's, or a worker's), on
+    ``clock``: each timed message and model call gets the lag seen while it was timed."""
+    statement_judge: StatementJudge | None = None
+    """The judge of the communication checks (``--statement-judge``), None: rules only.
+    Its verdict cache lives as long as the context (one run, in one process)."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
@@ -120,17 +138,38 @@ async def _tau2_verdicts(
         transcript.status, transcript.error = "infra_error", f"assertion judge: {exc}"
         return None
     if response is not None and judge is not None:
-        transcript.llm_calls.append(
-            LLMCall(
-                "judge",  # type: ignore[arg-type]  # stored with the unit, never the Agent's
-                judge.name,
-                response.llm_ms,
-                response.ttft_ms,
-                response.input_tokens,
-                response.output_tokens,
-                response.cost_usd,
-            )
-        )
+        transcript.llm_calls.append(judge_call(judge.name, response))
+    return verdicts
+
+
+def judge_call(model: str, response: LLMResponse) -> LLMCall:
+    """A judge's call as the unit's ledger keeps it, under the judge's name (stored with
+    the unit, never counted as the Agent's or the Customer's)."""
+    return dataclasses.replace(llm_call("judge", response), model=model)
+
+
+async def _statement_verdicts(
+    ctx: UnitContext,
+    scenario: Scenario,
+    domain: Domain,
+    transcript: Transcript,
+    reference: dict[str, Any],
+) -> Verdicts | None:
+    """The statement judge's verdicts on the conversation's questions (None: rules only).
+    Scoring stays pure: the questions come from scoring the transcript once
+    (``statement_questions``), the calls are made here, ``score`` takes the verdicts. A
+    judge that fails after retries makes the unit an infra error (retried on resume),
+    never the Agent's failure."""
+    judge = ctx.statement_judge
+    if judge is None:
+        return None
+    questions = statement_questions(scenario, domain, transcript, reference)
+    try:
+        verdicts, responses = await judge_questions(judge, questions)
+    except ProviderError as exc:
+        transcript.status, transcript.error = "infra_error", f"statement judge: {exc}"
+        return None
+    transcript.llm_calls.extend(judge_call(judge.config.name, r) for r in responses)
     return verdicts
 
 
@@ -173,10 +212,21 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
             verdicts = await _tau2_verdicts(ctx, scenario, transcript)
             if transcript.status == "completed":
                 reference = await ctx.reference(scenario)
-                result = score(scenario, domain, transcript, reference, verdicts=verdicts)
+                statements = await _statement_verdicts(ctx, scenario, domain, transcript, reference)
+            if transcript.status == "completed":
+                result = score(
+                    scenario,
+                    domain,
+                    transcript,
+                    reference,
+                    verdicts=verdicts,
+                    statements=statements,
+                )
     except Exception:
         transcript.status, transcript.termination = "harness_error", "error"
         transcript.error = traceback.format_exc()
+    if ctx.lag is not None:
+        stamp_loop_lag([*transcript.messages, *transcript.llm_calls], ctx.lag)
     return build_record(
         unit_id=unit.unit_id,
         scenario=scenario,
@@ -188,6 +238,7 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         started_at=started_at,
         ended_at=_now(),
         duration_s=ctx.clock() - t0,
+        statement_judge=ctx.statement_judge.name if ctx.statement_judge else None,
     )
 
 

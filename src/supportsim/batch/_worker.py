@@ -2,12 +2,15 @@
 
 It connects to the hub, proves the token, receives the run's setup (the effective config,
 the working directory and import path, the credentials the run's models read: in memory
-only), rebuilds the unit context exactly as ``supportsim run`` does (``build_context``)
-and reports its inputs' fingerprint. Then it runs each unit it is sent through
-``finish_unit`` (with its own MCP host when the run needs one) and sends back the encoded
-line. Its limiters are stand-ins for the driver's, its call counters and loop lag are
-sent to the driver. When the connection ends (the driver exited, even by SIGKILL) or the
-driver says ``cancel``, its units are cancelled (they run again on resume) and it exits.
+only), rebuilds the unit context exactly as ``supportsim run`` does (``build_context``),
+warms its SDK clients and opens its own MCP host when the run needs one; only then it
+says it is ready, with its inputs' fingerprint (a set-up that fails says ``failed``, and
+the hub does not retry it). Then it runs each unit it is sent through ``finish_unit``
+and sends back the encoded line. Its limiters are stand-ins for the driver's, its call
+counters and loop lag are sent to the driver, with a beat at least every heartbeat.
+When the connection ends (the driver exited, even by SIGKILL), the driver is silent for
+the run's silence bound, or the driver says ``cancel``, its units are cancelled (they run
+again on resume) and it exits.
 """
 
 from __future__ import annotations
@@ -18,16 +21,17 @@ import itertools
 import os
 import sys
 import time
+import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from supportsim.batch._config import RunConfig
-from supportsim.batch._frames import frame, read_frame
+from supportsim.batch._frames import FrameError, frame, read_frame
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._mcp import with_mcp_host
 from supportsim.batch._models import CallStats, WaitTooLong
-from supportsim.batch._remote import initially_open
+from supportsim.batch._remote import initially_open, worker_fingerprint
 from supportsim.batch._unit import UnitContext, finish_unit
 from supportsim.batch._units import Unit
 from supportsim.errors import InputError
@@ -53,6 +57,10 @@ class _Link:
         self.permits = 0
         self.permit_s = 0.0
         """Permits granted and the time spent asking for them (round trips + queueing)."""
+        self.ready = False
+        """``ready`` was sent: set-up is over."""
+        self.heard = False
+        """A frame came from the driver since the last heartbeat tick."""
 
     def send(self, header: dict[str, Any], payload: bytes = b"") -> None:
         if not self.writer.is_closing():
@@ -156,36 +164,70 @@ def _built(setup: dict[str, Any], link: _Link) -> Any:
 
 async def serve(host: str, port: int, token: str, worker_id: str) -> int:
     """Run units for the hub at ``host:port`` until it says bye or goes away; the exit
-    code (0, or 2 when the setup was refused)."""
+    code (0, or 2 when the setup failed or was refused)."""
     reader, writer = await asyncio.open_connection(host, port)
     link = _Link(writer)
     link.send({"t": "hello", "token": token, "worker": worker_id, "pid": os.getpid()})
-    header, _ = await read_frame(reader)
+    try:
+        header, _ = await read_frame(reader)
+    except (asyncio.IncompleteReadError, ConnectionError, FrameError):
+        return 2  # the hub would not have us (a wrong token, or it is closing)
     if header.get("t") != "setup":
         return 2
     _apply_setup(header)
     link.open_at = header.get("open_at")
+    pool = None
     try:
         built = _built(header, link)
-    except InputError as exc:
-        link.send({"t": "failed", "error": str(exc)})
-        await writer.drain()
-        return 2
-    link.send({"t": "ready", "fingerprint": built.fingerprint})
-    ctx, pool = built.ctx, built.pool
-    if header.get("deadline_in_s") is not None:
-        pool.deadline_at = pool.clock() + header["deadline_in_s"]
-    try:
+        ctx, pool = built.ctx, built.pool
+        if header.get("deadline_in_s") is not None:
+            pool.deadline_at = pool.clock() + header["deadline_in_s"]
+        ready = {
+            "t": "ready",
+            "fingerprint": worker_fingerprint(
+                built.fingerprint, ctx.domains, (s.domain for s in ctx.scenarios.values())
+            ),
+        }
         await pool.warm()
-        return await with_mcp_host(ctx, _loop(reader, link, ctx, pool))
+        beats = Beats(float(header["heartbeat_s"]), float(header["silence_s"]))
+        return await with_mcp_host(ctx, _loop(reader, link, ctx, pool, ready, beats))
+    except Exception as exc:
+        if link.ready:
+            raise
+        # Not ready yet: a set-up that fails here fails the same way again (an import, a
+        # model the SDK cannot build): say so, and the hub does not start another.
+        if not isinstance(exc, InputError):
+            traceback.print_exc()
+        error = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+        link.send({"t": "failed", "error": f"set-up failed: {error}"})
+        with contextlib.suppress(ConnectionError):
+            await writer.drain()
+        return 2
     finally:
-        await pool.aclose()
+        if pool is not None:
+            await pool.aclose()
         writer.close()
 
 
-async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, pool: Any) -> int:
+@dataclass(frozen=True, slots=True)
+class Beats:
+    """The hub's heartbeat and silence bound (``_remote.Timing``), as the setup says."""
+
+    heartbeat_s: float
+    silence_s: float
+
+
+async def _loop(
+    reader: asyncio.StreamReader,
+    link: _Link,
+    ctx: UnitContext,
+    pool: Any,
+    ready: dict[str, Any],
+    beats: Beats,
+) -> int:
     counters = _Counters(CallStats())
     lag = LoopLag()
+    ctx.lag = lag  # the units' messages get this worker's own loop lag
     units: dict[str, asyncio.Task[None]] = {}
     bye = False
 
@@ -206,14 +248,19 @@ async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, poo
 
     cpu0 = time.process_time()  # after start-up: what running units cost
 
+    def beat() -> None:
+        link.send({"t": "beat", "cpu": time.process_time() - cpu0})
+
     async def flush() -> None:
         sent, permits, permit_s = 0, 0, 0.0
-        while True:
+        every = max(1, round(beats.heartbeat_s / 2 / FLUSH_S))  # two beats a heartbeat
+        for n in itertools.count():
             await asyncio.sleep(FLUSH_S)
-            link.send({"t": "cpu", "s": time.process_time() - cpu0})
+            if n % every == 0:
+                beat()
             if link.permits > permits:
-                n, waited = link.permits - permits, link.permit_s - permit_s
-                link.send({"t": "permits", "n": n, "s": waited})
+                n_new, waited = link.permits - permits, link.permit_s - permit_s
+                link.send({"t": "permits", "n": n_new, "s": waited})
                 permits, permit_s = link.permits, link.permit_s
             if delta := counters.delta(pool.stats):
                 link.send({"t": "stats", "d": delta})
@@ -221,13 +268,38 @@ async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, poo
                 link.send({"t": "lag", "ms": list(lag.samples[sent:])})
                 sent = len(lag.samples)
 
-    background = [asyncio.ensure_future(lag.run()), asyncio.ensure_future(flush())]
+    async def watch_driver() -> None:
+        """Leave a driver that sent nothing (not even a ping) for the silence bound."""
+        missed = 0
+        while True:
+            await asyncio.sleep(beats.heartbeat_s)
+            if link.heard:
+                link.heard, missed = False, 0
+                continue
+            missed += 1
+            if missed * beats.heartbeat_s >= beats.silence_s:
+                print(
+                    f"supportsim worker: the driver sent nothing for "
+                    f"{missed * beats.heartbeat_s:.3g} s; cancelling its units",
+                    file=sys.stderr,
+                )
+                link.writer.transport.abort()  # the read below ends: units are cancelled
+                return
+
+    link.send(ready)
+    link.ready = True
+    background = [
+        asyncio.ensure_future(lag.run()),
+        asyncio.ensure_future(flush()),
+        asyncio.ensure_future(watch_driver()),
+    ]
     try:
         while True:
             try:
                 header, _ = await read_frame(reader)
             except (asyncio.IncompleteReadError, ConnectionError):
                 return 0  # the driver is gone: cancel everything (finally) and exit
+            link.heard = True
             kind = header.get("t")
             if kind == "unit":
                 scenario_id, agent, trial = header["unit"]
@@ -254,6 +326,7 @@ async def _loop(reader: asyncio.StreamReader, link: _Link, ctx: UnitContext, poo
     finally:
         if bye:
             await asyncio.gather(*units.values(), return_exceptions=True)
+            beat()  # the CPU the units took, to the end
         for task in [*units.values(), *background]:
             task.cancel()
         await asyncio.gather(*units.values(), *background, return_exceptions=True)

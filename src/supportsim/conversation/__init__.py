@@ -10,7 +10,7 @@ from supportsim.conversation._adapters import LangGraphAgent, load_object
 from supportsim.conversation._checked import AgentFault, CheckedAgent, checked_step
 from supportsim.conversation._deadline import bounded_by, charge, deadline_paused, time_left
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
-from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, to_llm_messages
+from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, llm_call, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
 from supportsim.conversation._mcp_tools import TOOLS_MODES, McpToolsError, ToolsMode
 from supportsim.conversation._oracle import OracleAgent
@@ -104,6 +104,7 @@ __all__ = [
     "checked_step",
     "customer_system_prompt",
     "deadline_paused",
+    "llm_call",
     "load_object",
     "parse_agent_spec",
     "parse_customer_spec",

@@ -147,20 +147,24 @@ class _Run:
             return self.end("max_turns", f"{self.limits.max_turns} customer turns")
         turn_started(self.turn + 1)  # tracing: a turn is the customer's message and the reply
         acted = any(c.ok and c.kind == "write" for c in self.env.calls)
+        started = self.clock()
         try:
             with deadline_paused():  # the simulator's time is never the Agent's
                 step = await self.customer.step(CustomerTurn(self.view(), self.turn, acted))
         except ProviderTimeout as exc:  # the Customer's model hung: the simulator broke
             raise SimulatorFault("provider_timeout", str(exc)) from exc
+        window = (started, self.clock())
+        for call in step.llm:
+            call.window = window
         self.t.llm_calls.extend(step.llm)
         self.steps += 1
         if step.end is not None:
             if step.content:  # a customer's last words (end_conversation's final_message)
-                self.t.messages.append(_customer_message(step, self.turn))
+                self.t.messages.append(_customer_message(step, self.turn, window))
             ended = self.end("customer_done", step.end)
             return self.over_tau2_bounds() or ended
         self.turn += 1
-        self.t.messages.append(_customer_message(step, self.turn))
+        self.t.messages.append(_customer_message(step, self.turn, window))
         self.turn_started = self.clock()
         self.turn_first = len(self.t.messages)
         self.rounds = 0
@@ -168,11 +172,14 @@ class _Run:
 
     async def agent_node(self, _state: _State) -> _State:
         before = len(self.env.calls)
+        started = self.clock()
         step = await self.agent.step(self.context, self.t.messages)
+        window = (started, self.clock())
         # Calls the Agent made itself, over MCP, during the step: into the transcript.
         self.t.messages.extend(own_call_messages(self.env.calls, before, self.turn))
         llm = step.llm
         if llm is not None:
+            llm.window = window
             self.t.llm_calls.append(llm)
         message = Message(
             "agent",
@@ -187,6 +194,7 @@ class _Run:
             output_tokens=llm.output_tokens if llm else None,
             cost_usd=llm.cost_usd if llm else None,
             cached=llm.cached if llm else False,
+            window=window,
         )
         self.t.messages.append(message)
         self.steps += 1
@@ -205,7 +213,9 @@ class _Run:
         turn_ended()  # tracing
         turn = self.t.messages[self.turn_first :]
         agent = [m for m in turn if m.role == "agent"]
-        reply.response_ms = (self.clock() - self.turn_started) * 1000.0
+        now = self.clock()
+        reply.response_ms = (now - self.turn_started) * 1000.0
+        reply.window = (self.turn_started, now)
         reply.llm_ms = _total(m.llm_ms for m in agent)
         reply.tool_ms = sum(m.tool_ms or 0.0 for m in turn if m.role == "tool")
         called = [m for m in agent if m.llm_ms is not None]  # not calls made over MCP
@@ -224,7 +234,9 @@ class _Run:
         calls = self.t.messages[-1].tool_calls
         transferred = False
         for call in calls:  # parallel calls run in order, and every one is answered
+            started = self.clock()
             result = await self.call_tool(call)
+            window = (started, self.clock())
             record = result.record
             self.errors += result.is_error
             self.t.messages.append(
@@ -237,6 +249,7 @@ class _Run:
                     fault=record.fault,
                     turn=self.turn,
                     tool_ms=record.tool_ms,
+                    window=window,
                 )
             )
             transferred = transferred or (record.ok and call.name == TRANSFER_TOOL)
@@ -251,7 +264,7 @@ class _Run:
         return {"next": "agent"}
 
 
-def _customer_message(step: CustomerStep, turn: int) -> Message:
+def _customer_message(step: CustomerStep, turn: int, window: tuple[float, float]) -> Message:
     """The Customer's message, timed by its own model call (never the Agent's clock)."""
     last = step.llm[-1] if step.llm else None
     return Message(
@@ -260,6 +273,7 @@ def _customer_message(step: CustomerStep, turn: int) -> Message:
         turn=turn,
         llm_ms=last.llm_ms if last else None,
         ttft_ms=last.ttft_ms if last else None,
+        window=window if last else None,
     )
 
 

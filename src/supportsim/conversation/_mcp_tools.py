@@ -5,8 +5,9 @@ go, so the MCP path is exercised end to end on every scenario.
 ``inprocess``: tools are ``Environment.call`` directly (an ``McpHost``, if the run has
 one, still gives the conversation a URL for Agents that bring their own MCP client).
 ``mcp``: an ``mcp.ClientSession`` over streamable HTTP to the conversation's URL.
-``mcp-stdio``: the same through ``supportsim mcp-stdio URL`` spawned over stdio, as an
-agent that spawns its tool server would.
+``mcp-stdio``: the same through ``supportsim mcp-stdio`` spawned over stdio, as an
+agent that spawns its tool server would (the URL in its environment, never on its
+command line, where ``ps`` shows it to every local user).
 
 The client session lives in a task of its own: anyio task groups (the SDK's transports)
 wrap whatever crosses them in an ExceptionGroup, and the conversation's own exceptions
@@ -30,7 +31,7 @@ from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from supportsim.environment import Environment, McpHost, ToolResult, ToolSchema
+from supportsim.environment import MCP_URL_ENV, Environment, McpHost, ToolResult, ToolSchema
 from supportsim.llm import ToolCall
 
 ToolsMode = Literal["inprocess", "mcp", "mcp-stdio"]
@@ -189,12 +190,14 @@ async def _streams(url: str, mode: ToolsMode) -> AsyncIterator[tuple[Any, Any]]:
 
 
 def stdio_bridge(url: str) -> StdioServerParameters:
-    """``python -m supportsim mcp-stdio URL`` with this interpreter and import path."""
+    """``python -m supportsim mcp-stdio`` with this interpreter and import path, the URL
+    in its environment (``MCP_URL_ENV``)."""
     env = get_default_environment()
     if "PYTHONPATH" in os.environ:
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    env[MCP_URL_ENV] = url
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "supportsim", "mcp-stdio", url], env=env
+        command=sys.executable, args=["-m", "supportsim", "mcp-stdio"], env=env
     )
 
 

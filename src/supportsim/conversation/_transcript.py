@@ -30,9 +30,10 @@ ABNORMAL: frozenset[Termination] = frozenset({"max_turns", "timeout", "error"})
 
 @dataclass(slots=True)
 class LLMCall:
-    """One model call of the Agent or the Customer: the cost ledger and latency source."""
+    """One model call of the Agent or the Customer (or a judge of the unit: the tau2
+    assertion judge, the statement judge): the cost ledger and latency source."""
 
-    role: Literal["agent", "customer"]
+    role: Literal["agent", "customer", "judge"]
     model: str
     llm_ms: float
     ttft_ms: float | None
@@ -42,9 +43,14 @@ class LLMCall:
     cached: bool = False
     """Answered from the response cache (``--cache``), not by the model."""
     client_ms: float | None = None
-    """The call's time spent in this process around the wire (``LLMResponse.client_ms``)."""
+    """The call's time in this process outside ``llm_ms`` (``LLMResponse.client_ms``)."""
     wire: WireTiming | None = None
     """The call's wire stamps (``LLMResponse.wire``); None when the transport had none."""
+    window: tuple[float, float] | None = None
+    """Start and end, on the conversation's clock, of the step that made the call."""
+    loop_lag_ms: float | None = None
+    """The event loop's lag seen during ``window`` (``batch._lag.max_during``); None
+    when no lag monitor ran."""
 
 
 @dataclass(slots=True)
@@ -58,6 +64,9 @@ class Message:
     Customer messages carry the simulator's own call timing, never mixed into the Agent's.
     ``cached``: the message's model call, or one in its turn, came from the response cache
     (``--cache-agents``); such a turn has no timings, so no latency statistic counts it.
+    ``window``: the start and end, on the conversation's clock, of what the message's
+    timings cover (the turn, for the reply that ends one); ``loop_lag_ms``: the event
+    loop's lag seen in it (see ``batch._lag``), None when no lag monitor ran.
     """
 
     role: Role
@@ -78,6 +87,8 @@ class Message:
     output_tokens: int | None = None
     cost_usd: float | None = None
     cached: bool = False
+    window: tuple[float, float] | None = None
+    loop_lag_ms: float | None = None
 
 
 @dataclass(slots=True)

@@ -3,7 +3,7 @@
 from supportsim.environment._calls import CallRecord, ToolResult
 from supportsim.environment._faults import DEFAULT_TIMEOUT_MS, FAILURE_MESSAGES, failure_message
 from supportsim.environment._mcp import McpHost
-from supportsim.environment._mcp_stdio import BridgeError, serve_stdio_bridge
+from supportsim.environment._mcp_stdio import MCP_URL_ENV, BridgeError, serve_stdio_bridge
 from supportsim.environment._mock_tools import build_mock_tool
 from supportsim.environment._runtime import (
     BLOCKING_LIMIT_S,
@@ -17,6 +17,7 @@ __all__ = [
     "BLOCKING_LIMIT_S",
     "DEFAULT_TIMEOUT_MS",
     "FAILURE_MESSAGES",
+    "MCP_URL_ENV",
     "BlockingToolError",
     "BridgeError",
     "CallRecord",

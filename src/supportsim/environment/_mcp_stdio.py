@@ -1,4 +1,4 @@
-"""``supportsim mcp-stdio URL``: a conversation's tools for an agent that spawns its tool
+"""``supportsim mcp-stdio``: a conversation's tools for an agent that spawns its tool
 server over stdio.
 
 The Environment lives in the supportsim process, so this is a proxy: an MCP server on
@@ -6,6 +6,10 @@ stdin/stdout whose ``tools/list`` and ``tools/call`` are forwarded, unchanged (t
 request's ``_meta`` included), to the conversation's session URL over streamable HTTP.
 Every call therefore still lands in that conversation's call log, faults and latency
 included. Nothing but MCP messages is written to stdout.
+
+The URL's token is the conversation's only key, so the bridge takes it from its
+environment (``MCP_URL_ENV``), never from its command line, which any local user can read
+(``ps``, ``/proc/<pid>/cmdline``); a process's environment only its owner can.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+
+MCP_URL_ENV = "SUPPORTSIM_MCP_URL"
+"""The variable the bridge reads the conversation's session URL from."""
 
 
 class BridgeError(Exception):

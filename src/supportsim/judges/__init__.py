@@ -21,6 +21,7 @@ from supportsim.judges._command import AGREEMENT, JudgeOutcome, judge_command, j
 from supportsim.judges._html import render_html
 from supportsim.judges._human import load_human_labels, parse_label
 from supportsim.judges._judge import Grader, Judge, judge_once
+from supportsim.judges._judge_eval import judge_eval_command
 from supportsim.judges._prompt import Case, judge_request, transcript_text
 from supportsim.judges._records import (
     HUMAN_LABELS,
@@ -63,6 +64,7 @@ __all__ = [
     "fleiss_kappa_table",
     "iter_judgments",
     "judge_command",
+    "judge_eval_command",
     "judge_once",
     "judge_request",
     "judge_run",

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 from rich.console import Console
 
-from supportsim.batch import ModelPool, RunConfig, retry_policy
+from supportsim.batch import ModelPool, models_for, retry_policy, run_config_of
 from supportsim.errors import InputError
 from supportsim.judges._human import load_human_labels
 from supportsim.judges._judge import Grader, Judge
@@ -35,10 +34,8 @@ from supportsim.judges._session import (
 from supportsim.judges._summary import agreement_summary
 from supportsim.judges._terminal import render_terminal
 from supportsim.llm import (
-    ModelConfig,
     ResponseCache,
     RetryPolicy,
-    load_models_file,
     parse_model_spec,
     resolve_credentials,
     scrubber,
@@ -65,15 +62,6 @@ class JudgeOutcome:
         return 1 if any(c["infra_errors"] for c in coverage.values()) else 0
 
 
-def _models(path: Path | None, manifest: Mapping[str, Any]) -> dict[str, ModelConfig]:
-    if path is not None:
-        return load_models_file(path)
-    stored = (manifest.get("config") or {}).get("models_file")
-    if stored and Path(stored).exists():
-        return load_models_file(stored)
-    return {}
-
-
 def _rubric(path: Path | None, judging: bool, run_dir: Path) -> Rubric:
     if path is not None:
         if not judging:
@@ -83,15 +71,6 @@ def _rubric(path: Path | None, judging: bool, run_dir: Path) -> Rubric:
     if not judging and stored and "rubric" in stored:
         return Rubric.model_validate(stored["rubric"])
     return default_rubric()
-
-
-def _run_config(manifest: Mapping[str, Any]) -> RunConfig:
-    """The run's configuration (retries, rate limits, call timeout), or the defaults for a
-    run written by an older version whose config no longer validates."""
-    try:
-        return RunConfig.model_validate(manifest.get("config") or {})
-    except ValidationError:
-        return RunConfig()
 
 
 async def judge_run(
@@ -127,8 +106,8 @@ async def judge_run(
         raise InputError("give at least one --judge SPEC (this run has no judgments yet)")
     manifest = read_json(run_dir / MANIFEST)
     rubric = _rubric(rubric_path, judging, run_dir)
-    models = _models(models_path, manifest)
-    run_config = _run_config(manifest)
+    models = models_for(models_path, manifest)
+    run_config = run_config_of(manifest)
     configs = {spec: parse_model_spec(spec, models) for spec in judge_specs}
     if run_config.call_timeout_s is not None:
         configs = {

@@ -29,7 +29,12 @@ from ._openai import OpenAIChatClient
 from ._prices import Price, PriceTable, Usage, charge, price_table
 from ._retry import RetryPolicy, with_retries
 from ._secrets import Scrubber, scrub_url_credentials, scrubber
-from ._structured import StructuredMode, structured_candidates, structured_mode
+from ._structured import (
+    StructuredMode,
+    retry_request,
+    structured_candidates,
+    structured_mode,
+)
 from ._types import (
     LLMClient,
     LLMMessage,
@@ -79,6 +84,7 @@ __all__ = [
     "price_table",
     "request_key",
     "resolve_credentials",
+    "retry_request",
     "scrub_url_credentials",
     "scrubber",
     "structured_candidates",

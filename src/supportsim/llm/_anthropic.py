@@ -305,14 +305,17 @@ class AnthropicMessagesClient:
             ContextTooLong: The prompt does not fit the model's context (see ``_context``).
         """
         check_context(self.config, request)
-        params = build_anthropic_params(self.config, request)
         await self.warm()
+        watch = Stopwatch()  # building and serialising the request is the client's time
+        params = build_anthropic_params(self.config, request)
         async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
-            return await self._complete(params)
+            return await self._complete(params, watch)
 
-    async def _complete(self, params: dict[str, Any]) -> LLMResponse:
+    async def _complete(
+        self, params: dict[str, Any], watch: Stopwatch | None = None
+    ) -> LLMResponse:
         acc = _Accumulator()
-        watch = Stopwatch()
+        watch = watch or Stopwatch()
         with recording(watch.wire):
             # The SDK's request layer (headers, timeouts, status and stream-error events) with
             # the body serialised once, and events left as the dicts the JSON parser makes

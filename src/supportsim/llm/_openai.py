@@ -231,9 +231,10 @@ class OpenAIChatClient:
             return await self._attempt(request, "tool")
 
     async def _attempt(self, request: LLMRequest, mode: StructuredMode) -> LLMResponse:
+        watch = Stopwatch()  # building and serialising the request is the client's time
         body, headers = openai_body(self.config, request, stream=self._stream, mode=mode)
         async with provider_call(self.config.name, self.config.timeout_s, self._scrub):
-            return await self._send(body, headers)
+            return await self._send(body, headers, watch)
 
     def _falls_back(self, request: LLMRequest, mode: StructuredMode, exc: ProviderError) -> bool:
         """Under ``structured_output: auto``, a 4xx refusing ``response_format`` is asked
@@ -249,13 +250,16 @@ class OpenAIChatClient:
             and _REFUSED_FORMAT.search(str(exc)) is not None
         )
 
-    async def _send(self, body: bytes, headers: dict[str, str]) -> LLMResponse:
+    async def _send(
+        self, body: bytes, headers: dict[str, str], watch: Stopwatch | None = None
+    ) -> LLMResponse:
         """POST the serialised body through the SDK's request layer (its headers, status
         errors and timeouts) and read the raw response, stream or whole as its content type
-        says, without the SDK's per-call request transform or response models."""
+        says, without the SDK's per-call request transform or response models. ``watch``:
+        started before the body was built (default: now)."""
         from openai import AsyncStream
 
-        watch = Stopwatch()
+        watch = watch or Stopwatch()
         with recording(watch.wire):
             response = await self._client.post(
                 "/chat/completions",
@@ -309,14 +313,13 @@ class OpenAIChatClient:
         """A JSON chat completion, asked for or sent to a streaming request by a server that
         cannot stream (so ``stream: false`` is optional)."""
         body = await response.aread()
-        times = watch.stop()
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:
             data = None
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise ProviderError(self.config.name, await _what_was_sent(response))
-        return self._from_completion(data, times)
+        return self._from_completion(data, watch.stop())  # the parsing is client time
 
     def _from_completion(self, completion: dict[str, Any], times: CallTimes) -> LLMResponse:
         choices = completion["choices"]

@@ -25,7 +25,7 @@ import re
 from typing import Literal
 
 from ._config import ModelConfig
-from ._types import LLMRequest, LLMResponse
+from ._types import LLMMessage, LLMRequest, LLMResponse
 
 StructuredMode = Literal["tool", "json_schema"]
 
@@ -65,6 +65,27 @@ def as_tool_request(request: LLMRequest) -> LLMRequest:
         messages=request.messages,
         tools=(*request.tools, request.structured),
         tool_choice="required",
+    )
+
+
+def retry_request(request: LLMRequest, reply: LLMMessage, note: str) -> LLMRequest:
+    """The retry after a structured answer that was not accepted: ``request``, the reply
+    it got, then ``note`` (what was wrong), as the tool's error result when the reply
+    called tools, else as a user message. Tools, tool choice and ``structured`` are kept."""
+    follow: list[LLMMessage] = [reply]
+    if reply.tool_calls:
+        follow += [
+            LLMMessage(role="tool", tool_call_id=c.id, content=note, is_error=True)
+            for c in reply.tool_calls
+        ]
+    else:
+        follow.append(LLMMessage(role="user", content=note))
+    return LLMRequest(
+        system=request.system,
+        messages=(*request.messages, *follow),
+        tools=request.tools,
+        tool_choice=request.tool_choice,
+        structured=request.structured,
     )
 
 

@@ -30,8 +30,9 @@ class CallTimes:
 class Stopwatch:
     """Times one call on the monotonic clock: time to first data, and the whole call.
 
-    Create it just before the request is built and sent, and send inside
-    ``recording(watch.wire)`` so the transport stamps the request.
+    Create it just before the request is built and serialised, and send inside
+    ``recording(watch.wire)`` so the transport stamps the request; ``stop`` once the reply
+    is parsed and built.
     """
 
     __slots__ = ("_first", "_start", "wire")
@@ -42,9 +43,14 @@ class Stopwatch:
         self.wire = WireStamps()
 
     def mark_first(self) -> None:
-        """Record the first data chunk; later calls are no-ops."""
+        """Record the first data chunk; later calls are no-ops.
+
+        Called by the reader once it has parsed a chunk as carrying content: the time is
+        when that chunk came in (the transport's latest stamp), not the end of its parsing.
+        """
         if self._first is None:
-            self._first = time.perf_counter()
+            came_in = self.wire.last_byte
+            self._first = came_in if came_in is not None else time.perf_counter()
 
     @property
     def ttft_ms(self) -> float | None:

@@ -130,10 +130,11 @@ class LLMResponse:
             provider did not say.
         output_tokens: Completion tokens billed (reasoning included), or None.
         cost_usd: From the model's price; None when unpriced or tokens are unknown.
-        llm_ms: The call's latency, monotonic clock: from the request sent to the last
-            byte read when the transport stamped them (``wire``), else the whole call.
-        ttft_ms: From the same start to the first chunk carrying content, reasoning or
-            tool-call data; None when the call did not stream.
+        llm_ms: The call's latency, monotonic clock: from the request's last byte handed
+            to the socket to the response's last chunk coming in, when the transport
+            stamped them (``wire``), else the whole call.
+        ttft_ms: From the same start to the arrival of the first chunk carrying content,
+            reasoning or tool-call data; None when the call did not stream.
         model: The model id the provider reported (falls back to the configured id).
         cached_input_tokens: The part of ``input_tokens`` read from the provider's prompt
             cache (OpenAI ``prompt_tokens_details.cached_tokens``, Anthropic
@@ -142,9 +143,14 @@ class LLMResponse:
             ``cache_creation_input_tokens``; OpenAI reports none).
         cached: True when the reply came from supportsim's response cache (``--cache``),
             not from the provider: no cost was paid and ``llm_ms`` is the disk read.
-        client_ms: The rest of the call, spent in this process (building and serialising
-            the request, waiting for a connection and for the event loop, parsing);
-            None without wire stamps.
+        client_ms: The call's time in this process outside ``llm_ms``: from building
+            and serialising the request until its last byte is handed to the socket (the
+            SDK's request steps, waiting for a pooled connection or connecting, writing
+            the head), and from the last chunk's arrival until the reply is built
+            (parsing that chunk, closing the stream, assembling the reply; all of a whole
+            JSON answer's parsing), the event loop's lag in those spans included.
+            Rate-limit waits and retry back-offs are not in it (each attempt is timed
+            alone). None without wire stamps.
         wire: The wire stamps, or None (a caller's own HTTP client, the response cache).
     """
 

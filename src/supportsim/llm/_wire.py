@@ -1,10 +1,10 @@
 """Wire timestamps of each provider call: request sent, first byte, last byte.
 
 Why: under load the time measured around an SDK call includes our own work (building the
-request, waiting for a pooled connection, the event loop's queue, parsing the stream), and
+request, waiting for a pooled connection, the event loop's queue, parsing the reply), and
 a latency profiler must not report its own queueing as the provider's latency. So each
-call also records when its request left for the socket and when the response's first and
-last bytes were read, and ``llm_ms`` is measured between those (see ``Stopwatch``).
+call also records when its request left for the socket and when the response's head and
+last chunk came in, and ``llm_ms`` is measured between those (see ``Stopwatch``).
 
 How: ``WireTransport`` wraps the HTTP transport of the SDK's ``http_client`` (the clients
 build that client themselves; a caller's own ``http_client`` is not wrapped and its calls
@@ -15,10 +15,20 @@ context variable (the SDK sends in the caller's task), so concurrent calls never
   socket in the same step: httpcore and anyio yield to the event loop only after the
   write, so this stamp is neither early nor late by the loop's lag. (Stamping after the
   write, or at httpcore's ``trace`` event for the body, comes after that yield: late by
-  the lag, which would shorten ``llm_ms``.) Connection wait and set-up come before it and
-  are ``client_ms``.
+  the lag, which would shorten ``llm_ms``.) Building the request, the connection wait and
+  set-up, and writing the head come before it and are ``client_ms``.
 * ``first_byte``: the transport returned the response head (status and headers read).
-* ``last_byte``: the response body's end was read (or the body was closed unread).
+* ``last_byte``: the response body's last chunk came in from the socket, stamped before
+  the reader (the SDK's SSE decoder, JSON parsing, ours) works on it; or the body was
+  closed unread. Parsing the last chunk and building the reply are therefore
+  ``client_ms``. A chunk's parsing delays reading the next only when that one had
+  already arrived, and a socket read takes everything that has (up to 64 KiB), so what
+  parsing adds to ``llm_ms`` is at most what arrives while one chunk is parsed (tens of
+  µs), not the reply's parsing.
+
+The mock server (``supportsim.testing``) starts its injected latency when the whole
+request is in, as a provider must: ``sent`` precedes that, and the last byte cannot come
+in before it was written, so a measured ``llm_ms`` is never below the injected latency.
 
 Stamps are ``time.perf_counter()`` read by this process. ``first_byte`` and ``last_byte``
 are taken when the event loop gets round to reading, so they are late by the loop's lag at
@@ -118,16 +128,23 @@ class _SentStream(httpx2.AsyncByteStream):
 
 
 class _StampedStream(httpx2.AsyncByteStream):
-    """A response body that stamps ``last_byte`` when its end is read."""
+    """A response body that stamps ``last_byte`` as each chunk comes in from the socket,
+    before the reader parses it (the last chunk's stamp stays); a body without any is
+    stamped at its end."""
 
     def __init__(self, inner: Any, stamps: WireStamps) -> None:
         self._inner = inner
         self._stamps = stamps
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
+        empty = True
         async for chunk in self._inner:
+            if chunk:
+                empty = False
+                self._stamps.last_byte = time.perf_counter()
             yield chunk
-        self._stamps.last_byte = time.perf_counter()
+        if empty:
+            self._stamps.last_byte = time.perf_counter()
 
     async def aclose(self) -> None:
         if self._stamps.last_byte is None:

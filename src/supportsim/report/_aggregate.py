@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from supportsim.report._facts import Facts, UnitFacts, unit_facts
+from supportsim.report._statements import statement_agreement
 from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
 from supportsim.store import (
@@ -281,7 +282,17 @@ def summarise(
             "by_domain": _breakdown(latest, "domain"),
             "scenarios": _scenario_grid(latest),
             "failing_checks": _failing_checks(latest),
-            "measurement": measurement_from(c for f in latest for c in f.call_client_ms),
+            "measurement": measurement_from(
+                (c for f in latest for c in f.call_client_ms),
+                (lag for f in latest for lag in _aligned(f.call_loop_lag_ms, f.call_client_ms)),
+            ),
         }
     )
+    if (judged := statement_agreement(latest)) is not None:
+        out["statement_judge"] = judged
     return out
+
+
+def _aligned(values: tuple[float | None, ...], like: tuple[float | None, ...]) -> Any:
+    """``values`` as long as ``like`` (facts made without them have none)."""
+    return values if len(values) == len(like) else (None,) * len(like)

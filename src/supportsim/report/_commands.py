@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import orjson
 from rich.console import Console
@@ -26,11 +27,12 @@ from supportsim.judges import render_terminal as render_judges
 from supportsim.llm import Scrubber
 from supportsim.report._aggregate import summarise
 from supportsim.report._compare import compare_runs
-from supportsim.report._gates import parse_regression_metrics, regressions
+from supportsim.report._gates import parse_regression_metrics, regressions, ungated
 from supportsim.report._html import render_comparison, render_report, write_output
 from supportsim.report._junit import render_junit
 from supportsim.report._load import RunData, load_run
 from supportsim.report._markdown import render_markdown
+from supportsim.report._setup import SetupDifference
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
 from supportsim.store import (
@@ -255,23 +257,48 @@ def compare_command(
     out: Console,
     err: Console,
     fail_on_regression: Sequence[str] = (),
+    allow_different: bool = False,
+    json_path: str | None = None,
 ) -> int:
     """Print the paired comparison of two runs; with ``html`` write it as HTML (default
-    ./compare-<A>-vs-<B>.html), before printing, so ``compare | head`` still writes it.
+    ./compare-<A>-vs-<B>.html), with ``json_path`` as JSON (``-``: standard output, the
+    terminal view then goes to ``err``), before printing, so ``compare | head`` still
+    writes them. Every difference between the runs' setups is shown first.
+
     With ``fail_on_regression`` metrics (strict, partial, latency_p90, cost) the exit code
-    is 1 when the comparison's test calls B worse on one of them."""
+    is 1 when the comparison's test calls B worse on one of them. A comparison whose setups
+    differ in what changes a number (``_setup``: the Customer, the scenario set, a judge,
+    ...) is refused then, exit 2 with nothing written, unless ``allow_different``: a gate
+    must not pass or fail on a change that is not the Agent's. Latency verdicts from a run
+    whose client was saturated are marked unreliable and never gate."""
+    json_stdout = json_path == "-"
     try:
         metrics = parse_regression_metrics(fail_on_regression)
+        json_file = None if json_path in (None, "", "-") else Path(json_path)  # type: ignore[arg-type]
+        json_file = _output_target("--json", json_file)
         a, b = load_run(run_a), load_run(run_b)
         default = Path(f"compare-{_slug(a.run_id)}-vs-{_slug(b.run_id)}.html")
         html_out = _html_target(html, html_path, default)
         comparison = compare_runs(a, b, parse_pairs(pairs))
+        if metrics and not comparison["setup"]["comparable"] and not allow_different:
+            raise InputError(_refusal(comparison))
     except InputError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
     if html_out is not None and not write_output(html_out, render_comparison(comparison), err):
         return 2
-    _print_to_pipe(lambda: print_comparison(comparison, out), out)
+    text = orjson.dumps(comparison, option=orjson.OPT_INDENT_2).decode() + "\n"
+    if json_file is not None and not write_output(json_file, text, err):
+        return 2
+    view = err if json_stdout else out
+
+    def show() -> None:
+        if json_stdout:
+            out.file.write(text)
+            out.file.flush()
+        print_comparison(comparison, view)
+
+    _print_to_pipe(show, out)
     found = regressions(comparison, metrics)
     # A gate never passes on no data: an agent pair with no scored pair cannot show that
     # B did not regress, so it fails the gate as a regression would.
@@ -281,11 +308,21 @@ def compare_command(
         for row in (comparison["agents"] if metrics else [])
         if not row["pairs"]
     ]
-    for line in found:
+    for line in [*ungated(comparison, metrics), *found]:
         err.print(printable(line), markup=False, highlight=False)
     if metrics and not found:
         err.print(f"no regression detected on {', '.join(metrics)}", markup=False, highlight=False)
     return 1 if found else 0
+
+
+def _refusal(comparison: Mapping[str, Any]) -> str:
+    """Why a gated comparison is refused: each difference that changes a number."""
+    blocking = [d for d in comparison["setup"]["differences"] if d["blocking"]]
+    lines = [SetupDifference(**d).describe() for d in blocking]
+    return (
+        "the runs were made with different setups, so a regression gate would judge the "
+        "setup, not the Agent; pass --allow-different to gate anyway:\n  " + "\n  ".join(lines)
+    )
 
 
 def _slug(text: str) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 from supportsim.errors import InputError
 from supportsim.report._compare_quantity import cost_metric, latency_p90_metric, quantity_verdict
 from supportsim.report._load import RunData
+from supportsim.report._setup import client_saturation, setup_differences, unreliable_latency
 from supportsim.report._stats import (
     cluster_bootstrap,
     mcnemar_exact,
@@ -198,8 +199,14 @@ def compare_pair(
     b: Sequence[ConversationRecord],
     agent_a: str,
     agent_b: str,
+    *,
+    latency_unreliable: str | None = None,
 ) -> dict[str, Any]:
-    """Everything ``compare`` reports for one agent (or configuration) pair."""
+    """Everything ``compare`` reports for one agent (or configuration) pair.
+
+    ``latency_unreliable``: why the runs' latencies cannot be trusted (a saturated
+    client, ``_setup.unreliable_latency``): the latency verdict says so and is kept in
+    ``latency_p90.unreliable``, so no gate reads it."""
     pairs, unpaired = pair_up(a, b, agent_a, agent_b)
     label = agent_a if agent_a == agent_b else f"{agent_a} → {agent_b}"
     seed = f"{agent_a}|{agent_b}"
@@ -210,6 +217,10 @@ def compare_pair(
     for p in pairs:
         categories[p.category].append(p)
     latency = latency_p90_metric(pairs, seed, alpha=ALPHA, resamples=RESAMPLES)
+    latency["unreliable"] = latency_unreliable
+    latency_verdict = quantity_verdict("latency_p90", latency)
+    if latency_unreliable is not None:
+        latency_verdict = f"unreliable: {latency_verdict} ({latency_unreliable})"
     cost = cost_metric(pairs, seed, alpha=ALPHA, resamples=RESAMPLES)
     return {
         "agent_a": agent_a,
@@ -225,7 +236,7 @@ def compare_pair(
         "flipped": _flips(pairs),
         "verdict": verdict,
         "partial_verdict": partial_verdict,
-        "latency_verdict": quantity_verdict("latency_p90", latency),
+        "latency_verdict": latency_verdict,
         "cost_verdict": quantity_verdict("cost", cost),
         "more_scenarios": more,
         "by_category": {
@@ -266,20 +277,31 @@ def agent_pairs(
 def compare_runs(
     a: RunData, b: RunData, explicit: Sequence[tuple[str, str]] = ()
 ) -> dict[str, Any]:
-    """The comparison document the terminal and HTML views render."""
+    """The comparison document the terminal, JSON and HTML views render: the runs (with
+    whether each client was saturated), every setup difference (``_setup``), the settings
+    and one row per compared agent pair."""
     chosen = agent_pairs(a, b, explicit)
     used_a, used_b = {x for x, _ in chosen}, {y for _, y in chosen}
     agents_a, agents_b = a.agents, b.agents
+    differences = setup_differences(a, b, chosen)
+    unreliable = unreliable_latency(a, b)
     return {
-        "a": {"run_id": a.run_id, "run_dir": str(a.run_dir), "units": len(a.records)},
-        "b": {"run_id": b.run_id, "run_dir": str(b.run_dir), "units": len(b.records)},
+        "a": _run_entry(a),
+        "b": _run_entry(b),
+        "setup": {
+            "comparable": not any(d.blocking for d in differences),
+            "differences": [d.as_dict() for d in differences],
+        },
         "settings": {
             "alpha": ALPHA,
             "resamples": RESAMPLES,
             "detect_points": DETECT_POINTS,
             "paired_by": "scenario and trial",
         },
-        "agents": [compare_pair(a.records, b.records, x, y) for x, y in chosen],
+        "agents": [
+            compare_pair(a.records, b.records, x, y, latency_unreliable=unreliable)
+            for x, y in chosen
+        ],
         "unmatched": {
             "a": [x for x in agents_a if x not in used_a],
             "b": [y for y in agents_b if y not in used_b],
@@ -290,4 +312,13 @@ def compare_runs(
             "a": [x for x in agents_a if x not in used_a and x not in agents_b],
             "b": [y for y in agents_b if y not in used_b and y not in agents_a],
         },
+    }
+
+
+def _run_entry(run: RunData) -> dict[str, Any]:
+    return {
+        "run_id": run.run_id,
+        "run_dir": str(run.run_dir),
+        "units": len(run.records),
+        "saturated_lag_p99_ms": client_saturation(run),
     }

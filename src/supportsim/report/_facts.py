@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from supportsim.scoring import CheckKind
-from supportsim.store import ConversationRecord
+from supportsim.store import CheckRecord, ConversationRecord
 
 Status = Literal["completed", "infra_error", "simulator_fault", "harness_error"]
 Termination = Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
@@ -27,6 +27,25 @@ class CheckFact:
     kind: CheckKind
     passed: bool
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedFact:
+    """A communication check the statement judge decided, with the rules' verdict."""
+
+    check_id: str
+    kind: str
+    """The question's kind (say, disclose, identity_detail, ...)."""
+    rule: bool
+    judged: bool
+    answer: str
+    quote: str
+    """The first quote (cut to ``QUOTE_KEPT``), or the judge's problem when unclear."""
+    message: int | None
+
+
+QUOTE_KEPT = 200
+"""Characters of a disagreement's quote the summary keeps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +87,14 @@ class UnitFacts:
     call_client_ms: tuple[float | None, ...]
     """Each recorded model call's ``client_ms`` (cached replies left out): the summary's
     ``measurement``."""
+    call_loop_lag_ms: tuple[float | None, ...] = ()
+    """The same calls' ``loop_lag_ms``, in the same order."""
+    language: str = "en"
+    judged: tuple[JudgedFact, ...] = ()
+    """The checks the statement judge decided (the agreement section)."""
+    rules_only: int = 0
+    """Communication checks the rules decided alone."""
+    statement_judge: str | None = None
 
 
 class Facts:
@@ -112,7 +139,33 @@ class Facts:
             agent_input_tokens=_known([c.input_tokens for c in calls]),
             agent_output_tokens=_known([c.output_tokens for c in calls]),
             call_client_ms=tuple(c.client_ms for c in record.llm_calls if not c.cached),
+            call_loop_lag_ms=tuple(c.loop_lag_ms for c in record.llm_calls if not c.cached),
+            language=s(record.language),
+            judged=tuple(_judged(c) for c in record.checks if c.judged is not None),
+            rules_only=sum(c.rule is not None and c.judged is None for c in record.checks),
+            statement_judge=_judge_of(record),
         )
+
+
+def _judge_of(record: ConversationRecord) -> str | None:
+    """The judge of the record's verdicts (a rescore's may differ from the run's)."""
+    return next((c.judged.model for c in record.checks if c.judged), record.statement_judge)
+
+
+def _judged(c: CheckRecord) -> JudgedFact:
+    j = c.judged
+    assert j is not None
+    first = j.quotes[0] if j.quotes else None
+    quote = first.text if first is not None else (j.problem or j.reason)
+    return JudgedFact(
+        c.id,
+        j.kind,
+        bool(c.rule) if c.rule is not None else j.passed,
+        c.passed,
+        j.answer,
+        quote[:QUOTE_KEPT],
+        first.message if first is not None else None,
+    )
 
 
 def _known(values: list[int | None]) -> int | None:

@@ -4,7 +4,9 @@ worse on a named metric.
 "Worse" is the comparison's verdict, never a raw difference: strict and partial lower in B
 with the paired test's p < 0.05 and a bootstrap interval excluding zero; latency_p90 and
 cost higher in B under the same rule (``_compare_quantity``). A difference the test does
-not call is noise at this sample size and passes the gate.
+not call is noise at this sample size and passes the gate. A latency verdict the
+comparison marks unreliable (a run's client was saturated) never gates: it is said so
+(``ungated``). Runs whose setups differ are refused before any gate (``compare_command``).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def parse_regression_metrics(values: Iterable[str] | None) -> list[str]:
 
 
 def _worse(metric: str, m: Mapping[str, Any]) -> bool:
-    if not m.get("detected"):
+    if not m.get("detected") or m.get("unreliable"):
         return False
     if metric in LOWER_IS_BETTER:
         return m["delta"] is not None and m["delta"] > 0
@@ -64,3 +66,14 @@ def regressions(comparison: Mapping[str, Any], metrics: Iterable[str]) -> list[s
             if _worse(metric, row[metric]):
                 lines.append(f"regression: {row['label']}: {_sentence(metric, row)}")
     return lines
+
+
+def ungated(comparison: Mapping[str, Any], metrics: Iterable[str]) -> list[str]:
+    """One line per (agent pair, metric) asked for that is not gated because the
+    comparison marked it unreliable, saying why."""
+    return [
+        f"not gated: {row['label']}: {metric}: {row[metric]['unreliable']}"
+        for row in comparison["agents"]
+        for metric in metrics
+        if row[metric].get("unreliable")
+    ]

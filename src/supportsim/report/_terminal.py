@@ -28,6 +28,8 @@ from supportsim.report._format import (
     points,
     usd,
 )
+from supportsim.report._setup import SetupDifference
+from supportsim.report._statements import DISAGREEMENTS_SHOWN
 
 
 def _t(value: object) -> Text:
@@ -211,6 +213,50 @@ def failing_table(summary: Mapping[str, Any]) -> Table:
     return table
 
 
+def judge_tables(section: Mapping[str, Any]) -> tuple[Table, Table | None]:
+    """Rules against the statement judge per check kind and language, and the first
+    disagreements (None when there are none)."""
+    judges = ", ".join(printable(j) for j in section["judges"]) or DASH
+    agreement = Table(
+        title=f"statement judge ({judges}) vs rules: {section['agree']}/{section['checks']} "
+        f"checks agree, {section['unclear']} unclear, {section['not_judged']} decided by rules"
+    )
+    for column in ("kind", "lang", "checks", "agree", "κ", "rules pass, judge fail"):
+        agreement.add_column(column, justify="left" if column in ("kind", "lang") else "right")
+    agreement.add_column("rules fail, judge pass", justify="right")
+    agreement.add_column("unclear", justify="right")
+    for row in section["by_kind"]:
+        agreement.add_row(
+            _n(row["kind"]),
+            _n(row["language"]),
+            str(row["checks"]),
+            pct(row["agreement"]),
+            number(row["kappa"], 2),
+            str(row["rule_pass_judge_fail"]),
+            str(row["rule_fail_judge_pass"]),
+            str(row["unclear"]),
+        )
+    shown = section["disagreements"][:DISAGREEMENTS_SHOWN]
+    if not shown:
+        return agreement, None
+    more = section["disagreements_total"] - len(shown)
+    title = "rules and judge disagree" + (
+        f" (first {len(shown)}; {more} more in summary.json)" if more else ""
+    )
+    table = Table(title=title, show_lines=True)
+    for column in ("unit / check", "rules", "judge", "quote"):
+        table.add_column(column, ratio=1 if column == "quote" else None)
+    for d in shown:
+        where = f" (message {d['message']})" if d["message"] is not None else ""
+        table.add_row(
+            _t(f"{d['unit_id']}\n{d['check_id']}"),
+            "pass" if d["rule"] else "fail",
+            f"{d['answer']}: {'pass' if d['judged'] else 'fail'}",
+            _t(f"{d['quote']!r}{where}"),
+        )
+    return agreement, table
+
+
 def _leaderboards(summary: Mapping[str, Any], console: Console) -> None:
     """Quality, tau2's figures, speed and cost: each fitted to the width, never cut."""
     trials = summary["trials"]
@@ -248,6 +294,10 @@ def render_summary(summary: Mapping[str, Any], console: Console) -> None:
         console.print(fit(failing_table(summary), console))
     else:
         console.print("no check failed")
+    if section := summary.get("statement_judge"):
+        for judged in judge_tables(section):
+            if judged is not None:
+                console.print(fit(judged, console, drop=[4, 5]))
 
 
 def _delta(metric: Mapping[str, Any]) -> str:
@@ -281,6 +331,7 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
             if m is None:
                 continue
             fmt = ms if metric == "latency_p90" else usd
+            test = "permutation" if metric == "latency_p90" else "sign-flip"
             table.add_row(
                 "",
                 label,
@@ -288,9 +339,35 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
                 fmt(m["b"]),
                 _quantity_delta(m, fmt),
                 f"{m['p']:.2g}",
-                "permutation" if metric == "latency_p90" else "sign-flip",
+                f"{test}, unreliable" if m.get("unreliable") else test,
             )
     return table
+
+
+def setup_lines(comparison: Mapping[str, Any]) -> list[str]:
+    """The setup differences (blocking ones say so) and saturated clients, one per line."""
+    setup = comparison.get("setup") or {}
+    differences = setup.get("differences") or []
+    lines = []
+    if differences:
+        head = (
+            "setups differ in what changes the numbers (a gate refuses this without "
+            "--allow-different):"
+            if not setup.get("comparable", True)
+            else "setups differ (noted: these do not change scores):"
+        )
+        lines.append(head)
+        for d in differences:
+            mark = "" if d["blocking"] else " (noted)"
+            lines.append("  " + printable(SetupDifference(**d).describe()) + mark)
+    for side in ("a", "b"):
+        p99 = comparison[side].get("saturated_lag_p99_ms")
+        if p99 is not None:
+            lines.append(
+                f"run {side.upper()}'s client was saturated (event-loop lag p99 {p99:.0f} ms "
+                "> 10 ms): its latencies are inflated; latency verdicts are unreliable"
+            )
+    return lines
 
 
 def _quantity_delta(m: Mapping[str, Any], fmt: Any) -> str:
@@ -336,6 +413,8 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
             "bold",
         )
     )
+    for line in setup_lines(comparison):
+        console.print(Text(line, style="bold yellow" if line.startswith("setups differ") else ""))
     # agent, metric, A, B, B − A [95% CI], p, test
     console.print(fit(comparison_table(comparison), console, drop=[6]))
     for row in comparison["agents"]:

@@ -7,6 +7,12 @@ record's). An agent's change is taken against the previous run that has the same
 label, paired by scenario and trial exactly as ``supportsim compare`` pairs them
 (``compare_pair``), so a change marked here is the one ``compare`` would report. Only
 strict and partial have a paired test; latency and cost are shown, never marked.
+
+The comparison's rules about what it can trust hold here too (``_setup``): a change
+between two runs whose setups differ in what changes a number (the Customer, the scenario
+set, a judge, a model that is not the Agent's, the supportsim version) is never marked,
+and says which differences; the latency of a run whose client was saturated is flagged
+unreliable (``latency_unreliable``).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import Any
 from supportsim.report._aggregate import agent_summary
 from supportsim.report._compare import ALPHA, RESAMPLES, compare_pair
 from supportsim.report._load import RunData
+from supportsim.report._setup import client_saturation, setup_differences
 
 TESTED = ("strict", "partial")
 """The metrics the comparison tests, and so the only ones a trend marks."""
@@ -60,6 +67,7 @@ def _point(run: RunData, agent: str, k: int) -> dict[str, Any]:
         "cost_mean_usd": s["cost_mean_usd"],
         "cost_usd": s["cost_usd"],
         "status": s["status"],
+        "latency_unreliable": client_saturation(run) is not None,
         "change": None,
     }
 
@@ -67,12 +75,14 @@ def _point(run: RunData, agent: str, k: int) -> dict[str, Any]:
 def _change(previous: RunData, current: RunData, agent: str) -> dict[str, Any]:
     """The paired comparison of ``agent`` between two runs, reduced to what a trend marks."""
     row = compare_pair(previous.records, current.records, agent, agent)
+    blocking = [d for d in setup_differences(previous, current, [(agent, agent)]) if d.blocking]
     change: dict[str, Any] = {
         "from_run": previous.run_id,
         "pairs": row["pairs"],
         "scenarios": row["scenarios"],
         "verdict": row["verdict"],
         "partial_verdict": row["partial_verdict"],
+        "setup_differences": [d.describe() for d in blocking],
         "marked": [],
     }
     for metric in TESTED:
@@ -84,7 +94,7 @@ def _change(previous: RunData, current: RunData, agent: str) -> dict[str, Any]:
             "test": m["test"],
             "detected": m["detected"],
         }
-        if m["detected"]:
+        if m["detected"] and not blocking:  # across setups, the change is not the Agent's
             change["marked"].append(metric)
     return change
 
@@ -141,6 +151,7 @@ def trend(runs: Sequence[RunData]) -> dict[str, Any]:
                 "status": (run.manifest or {}).get("status"),
                 "units": len(run.records),
                 "trials": run.trials,
+                "saturated_lag_p99_ms": client_saturation(run),
             }
             for run in ordered
         ],
@@ -153,4 +164,30 @@ def trend(runs: Sequence[RunData]) -> dict[str, Any]:
         },
         "agents": agents,
         "changes": changes,
+        "caveats": caveats(ordered, agents),
     }
+
+
+def caveats(
+    ordered: Sequence[RunData], agents: dict[str, list[dict[str, Any] | None]]
+) -> list[str]:
+    """What the views' ``~`` (a saturated client's latency) and ``≠`` (a change across
+    different setups, not marked) mean, for the runs they concern."""
+    lines = [
+        f"~ {run.run_id}: its client was saturated (event-loop lag p99 {p99:.0f} ms > 10 ms), "
+        "so its latencies are inflated"
+        for run in ordered
+        if (p99 := client_saturation(run)) is not None
+    ]
+    seen: set[tuple[str, str]] = set()
+    for series in agents.values():
+        for run, point in zip(ordered, series, strict=True):
+            change = (point or {}).get("change") or {}
+            key = (change.get("from_run", ""), run.run_id)
+            if change.get("setup_differences") and key not in seen:
+                seen.add(key)
+                lines.append(
+                    f"≠ {key[0]} → {key[1]}: setups differ, changes not marked: "
+                    + "; ".join(change["setup_differences"])
+                )
+    return lines

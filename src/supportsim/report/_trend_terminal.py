@@ -23,12 +23,15 @@ STYLE = {"improvement": "bold green", "regression": "bold red"}
 
 
 def _delta(change: Mapping[str, Any] | None, metric: str) -> Text:
-    """The change from the agent's previous run, with ▲/▼ when the paired test calls it."""
+    """The change from the agent's previous run, with ▲/▼ when the paired test calls it
+    (``≠`` after it: the setups differ, so it is not marked)."""
     if change is None:
         return Text(DASH)
     m = change[metric]
     if m["delta_points"] is None:
         return Text(DASH)
+    if change.get("setup_differences"):
+        return Text(f"{points(m['delta_points'])} ≠")
     if not m["detected"]:
         return Text(points(m["delta_points"]))
     direction = "improvement" if m["delta_points"] > 0 else "regression"
@@ -58,11 +61,17 @@ def agent_trend_table(name: str, series: list[Any], runs: list[Any], k: int) -> 
             pct(point["partial"]),
             _delta(point["change"], "partial"),
             pct(point["pass_hat_k"]),
-            ms(point["response_ms_p50"]),
-            ms(point["response_ms_p90"]),
+            _latency(point, "response_ms_p50"),
+            _latency(point, "response_ms_p90"),
             usd(point["cost_mean_usd"]),
         )
     return table
+
+
+def _latency(point: Mapping[str, Any], key: str) -> str:
+    """A latency, ``~`` before it when the run's client was saturated (inflated)."""
+    value = ms(point[key])
+    return f"~{value}" if point.get("latency_unreliable") and point[key] is not None else value
 
 
 def change_line(c: Mapping[str, Any]) -> str:
@@ -85,6 +94,8 @@ def render_trend(doc: Mapping[str, Any], console: Console) -> None:
         # run, started, scored, strict, Δ strict, partial, Δ partial, pass^k, p50, p90, cost
         table = agent_trend_table(name, series, runs, k)
         console.print(fit(table, console, drop=[1, 9, 10, 7, 2, 8]))
+    for line in doc.get("caveats") or []:
+        console.print(Text(printable(line)))
     if not doc["changes"]:
         console.print(
             Text(

@@ -1,10 +1,19 @@
 """Deterministic scoring: checks, strict / partial, pass^k and interval statistics."""
 
-from supportsim.scoring._checks import AssertionVerdict, Check, CheckKind, Score
+from supportsim.scoring._checks import (
+    Answer,
+    AssertionVerdict,
+    Check,
+    CheckKind,
+    Judged,
+    Quote,
+    Score,
+)
+from supportsim.scoring._data_block import data_block, json_line
 from supportsim.scoring._facts import ReadFact
 from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._oracle_check import oracle_run
-from supportsim.scoring._perturb import PerturbResult, perturb
+from supportsim.scoring._questions import CONCEPT_MEANINGS, Question, item_words
 from supportsim.scoring._reading import Reading, read_statement
 from supportsim.scoring._score import (
     BUILTIN_SCORERS,
@@ -14,6 +23,7 @@ from supportsim.scoring._score import (
     reference_state,
     score,
     state_checks,
+    statement_questions,
     summarise,
 )
 from supportsim.scoring._scorer import (
@@ -22,6 +32,17 @@ from supportsim.scoring._scorer import (
     check_scorers,
     load_scorer,
     make_reference,
+)
+from supportsim.scoring._statement_judge import (
+    MESSAGES_TAG,
+    SYSTEM_PROMPT,
+    VERDICT_TOOL,
+    StatementJudge,
+    Verdicts,
+    judge_questions,
+    judged_check,
+    prompt_sha256,
+    question_request,
 )
 from supportsim.scoring._stats import mean_pass_hat_k, pass_hat_k, percentile, wilson_interval
 from supportsim.scoring._tau2 import NO_JUDGE, action_matches, tau2_score
@@ -33,31 +54,43 @@ from supportsim.scoring._tau2_judge import (
     parse_verdicts,
     tau2_verdicts,
 )
-from supportsim.scoring._validate import ScenarioVerdict, state_hash, validate_scenarios
 from supportsim.scoring._workflow import step_checks
 
 __all__ = [
     "BUILTIN_SCORERS",
     "CONCEPTS",
+    "CONCEPT_MEANINGS",
+    "MESSAGES_TAG",
     "NO_JUDGE",
+    "SYSTEM_PROMPT",
     "TAU2_JUDGE_MODEL",
+    "VERDICT_TOOL",
+    "Answer",
     "AssertionVerdict",
     "Check",
     "CheckKind",
-    "PerturbResult",
+    "Judged",
+    "Question",
+    "Quote",
     "ReadFact",
     "Reading",
     "Reference",
-    "ScenarioVerdict",
     "Score",
     "Scorer",
+    "StatementJudge",
+    "Verdicts",
     "action_matches",
     "assertion_request",
     "check_scorers",
+    "data_block",
     "flatten",
     "forbidden_checks",
+    "item_words",
+    "json_line",
     "judge_assertions",
     "judge_config",
+    "judge_questions",
+    "judged_check",
     "load_scorer",
     "make_reference",
     "mean_pass_hat_k",
@@ -66,16 +99,16 @@ __all__ = [
     "parse_verdicts",
     "pass_hat_k",
     "percentile",
-    "perturb",
+    "prompt_sha256",
+    "question_request",
     "read_statement",
     "reference_state",
     "score",
     "state_checks",
-    "state_hash",
+    "statement_questions",
     "step_checks",
     "summarise",
     "tau2_score",
     "tau2_verdicts",
-    "validate_scenarios",
     "wilson_interval",
 ]

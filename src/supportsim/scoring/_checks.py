@@ -3,12 +3,52 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 CheckKind = str
 """The kind a check reports under: step, observed, forbidden, outcome, state, custom, and
 open beyond them (a plug-in Scorer names its own kind).
 ``reward``: one component of an imported benchmark's reward (tau2: ``reward:DB``...);
 ``diagnostic``: counted in partial only, never in strict (tau2: a gold action matched)."""
+
+
+Answer = Literal["yes", "no", "unclear"]
+"""A statement judge's answer to its question: the claim is stated, is not, or cannot be
+told (``unclear`` fails the check and is counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """Agent text a verdict relies on: ``text`` found verbatim in message ``message`` (the
+    transcript's message index, as check reasons give it)."""
+
+    message: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The statement judge's verdict on one check's question (``_statement_judge.py``).
+
+    ``passed`` is the check's result by this verdict (a ``say`` step: yes, and placed in
+    order; a forbidden statement: no). ``request_sha256`` is the cache key of the request
+    (model and prompt, ``llm.request_key``); ``prompt_sha256`` the prompt's alone, so a
+    stored verdict is found again for the same question. ``problem`` says why a verdict is
+    ``unclear`` when the judge's answers were not accepted (a quote not in the messages)."""
+
+    kind: str
+    """The question's kind: say, disclose, identity_detail, other_customer_data,
+    reply_language, false_claim (what agreement is reported by)."""
+    answer: Answer
+    passed: bool
+    quotes: tuple[Quote, ...]
+    reason: str
+    model: str
+    request_sha256: str
+    prompt_sha256: str
+    attempts: int = 1
+    problem: str | None = None
+    cached: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +58,11 @@ class Check:
     passed: bool
     reason: str
     weight: float = 1.0
+    rule: bool | None = None
+    """A communication check's result by the rules alone (None: not a communication
+    check). ``passed`` is the judge's when ``judged`` is set, this one otherwise."""
+    judged: Judged | None = None
+    """The statement judge's verdict that decided the check (None: rules decided)."""
 
 
 @dataclass(frozen=True, slots=True)

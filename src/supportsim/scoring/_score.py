@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
@@ -12,6 +13,7 @@ from supportsim.domains import TRANSFER_TOOL, Domain, Tool
 from supportsim.environment import Environment
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
 from supportsim.scoring._checks import AssertionVerdict, Check, Score
+from supportsim.scoring._questions import Question, disclosure_question
 from supportsim.scoring._say import Speech, discloses
 from supportsim.scoring._scorer import (
     Reference,
@@ -20,6 +22,7 @@ from supportsim.scoring._scorer import (
     plugin_scorers,
     run_scorer,
 )
+from supportsim.scoring._statement_judge import QuestionLog, Verdicts, judged_check
 from supportsim.scoring._tau2 import tau2_score
 from supportsim.scoring._templates import template_checks
 from supportsim.scoring._text import search
@@ -47,6 +50,7 @@ def score(
     *,
     initial: Mapping[str, Any] | None = None,
     verdicts: Sequence[AssertionVerdict] | None = None,
+    statements: Verdicts | None = None,
 ) -> Score:
     """Score one conversation. Pure and deterministic; run it off any timed path.
 
@@ -54,10 +58,12 @@ def score(
     and the scenario's plug-ins. ``initial``: the scenario's initial state dump, when the
     caller scores many conversations of one scenario (computed here otherwise). An imported
     tau2 scenario is scored the way tau2 scores it (``_tau2.py``: tau2's reward is its own
-    evaluator, not a Scorer), with the assertion judge's ``verdicts``."""
+    evaluator, not a Scorer), with the assertion judge's ``verdicts``. ``statements``: the
+    statement judge's verdicts by prompt hash (``statement_questions`` says which questions
+    to ask), None for rules only: communication checks then keep the rules' verdict."""
     if scenario.tau2 is not None:
         return tau2_score(scenario, transcript, reference, verdicts=verdicts)
-    ref = make_reference(scenario, domain, reference, initial)
+    ref = make_reference(scenario, domain, reference, initial, statements)
     checks = [
         check
         for scorer in (*BUILTIN_SCORERS, *plugin_scorers(scenario, domain))
@@ -66,21 +72,42 @@ def score(
     return summarise(checks, normal_end=transcript.termination not in ABNORMAL)
 
 
+def statement_questions(
+    scenario: Scenario,
+    domain: Domain,
+    transcript: Transcript,
+    reference: dict[str, Any],
+    *,
+    initial: Mapping[str, Any] | None = None,
+) -> list[Question]:
+    """The statement judge's questions for one conversation: exactly those its scoring
+    looks a verdict up for (the conversation is scored once with a ``QuestionLog``), in the
+    order the checks ask them. None for a tau2 scenario (tau2 has its own judge)."""
+    if scenario.tau2 is not None:
+        return []
+    log = QuestionLog()
+    score(scenario, domain, transcript, reference, initial=initial, statements=log)
+    return list(log.questions.values())
+
+
 def _speech(scenario: Scenario) -> Speech:
     return Speech(scenario.language, scenario.lexicon)
 
 
 def score_steps(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
     """``step`` and ``observed`` checks: the workflow, in the order that matters."""
-    return step_checks(scenario, transcript, rules_for(ref.domain, ref.tools), _speech(scenario))
+    rules = rules_for(ref.domain, ref.tools)
+    return step_checks(scenario, transcript, rules, _speech(scenario), ref.verdicts)
 
 
 def score_forbidden(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:
     """``forbidden`` checks: the scenario's rules, then the library-wide templates."""
     speech = _speech(scenario)
     return [
-        *forbidden_checks(scenario, transcript, speech),
-        *template_checks(scenario, ref.domain, transcript, speech, ref.tools, ref.initial),
+        *forbidden_checks(scenario, transcript, speech, ref.verdicts),
+        *template_checks(
+            scenario, ref.domain, transcript, speech, ref.tools, ref.initial, ref.verdicts
+        ),
     ]
 
 
@@ -115,11 +142,22 @@ def summarise(checks: Sequence[Check], *, normal_end: bool) -> Score:
     return Score(tuple(checks), all_passed and normal_end, partial)
 
 
-def forbidden_checks(scenario: Scenario, transcript: Transcript, speech: Speech) -> list[Check]:
+def forbidden_checks(
+    scenario: Scenario,
+    transcript: Transcript,
+    speech: Speech,
+    verdicts: Verdicts | None = None,
+) -> list[Check]:
+    """One ``forbidden:<id>`` check per rule. A disclosure's items are decided by the
+    statement judge when it has a verdict (``rule`` keeps the rules' result); a
+    ``disclose_regex`` is a spelling, matched by rule whatever the judge says."""
     out = []
     for rule in scenario.forbidden:
         why = f" ({rule.reason})" if rule.reason else ""
         hit: str | None = None
+        if rule.tool is None:
+            out.append(_disclosure_check(rule, transcript, speech, verdicts, why))
+            continue
         if rule.tool is not None:
             for call in transcript.calls:
                 counts = call.ok or rule.when == "attempted"
@@ -128,21 +166,39 @@ def forbidden_checks(scenario: Scenario, transcript: Transcript, speech: Speech)
                     verb = "called" if call.ok else "attempted"
                     hit = f"{call.name} {verb} with {args}"
                     break
-        else:
-            hit = _disclosure(rule, transcript, speech)
         reason = f"{hit}: forbidden{why}" if hit else f"did not happen{why}"
         out.append(Check(f"forbidden:{rule.id}", "forbidden", hit is None, reason))
     return out
 
 
-def _disclosure(rule: Forbidden, transcript: Transcript, speech: Speech) -> str | None:
+def _disclosure_check(
+    rule: Forbidden, transcript: Transcript, speech: Speech, verdicts: Verdicts | None, why: str
+) -> Check:
+    check_id = f"forbidden:{rule.id}"
+    items = _disclosure(rule, transcript, speech, items=True, regex=False)
+    spelled = _disclosure(rule, transcript, speech, items=False, regex=True)
+    hit = items or spelled
+    reason = f"{hit}: forbidden{why}" if hit else f"did not happen{why}"
+    by_rules = Check(check_id, "forbidden", hit is None, reason)
+    if not rule.disclose:
+        return by_rules  # a regular expression only: a spelling, not a meaning
+    question = disclosure_question(rule, transcript, speech.lang, speech.lexicon)
+    decided = judged_check(by_rules, question, verdicts)
+    if spelled is not None and decided.judged is not None:  # the regex fails it anyway
+        return replace(decided, passed=False, reason=f"{spelled}: forbidden{why}")
+    return decided
+
+
+def _disclosure(
+    rule: Forbidden, transcript: Transcript, speech: Speech, *, items: bool, regex: bool
+) -> str | None:
     for i, text in transcript.agent_texts():
-        for item in rule.disclose or []:
+        for item in (rule.disclose or []) if items else []:
             span = discloses(item, text, speech)
             if span is not None:
                 quoted = text[span.start : span.end]
                 return f"agent disclosed {item.describe()}: {quoted!r} (message {i})"
-        if rule.disclose_regex and search(rule.disclose_regex, text):
+        if regex and rule.disclose_regex and search(rule.disclose_regex, text):
             return f"agent disclosed /{rule.disclose_regex}/ (message {i})"
     return None
 

@@ -25,7 +25,7 @@ from supportsim.domains import Domain, Tool
 from supportsim.environment import scenario_tools
 from supportsim.errors import InputError, Problem, ScenarioError
 from supportsim.scenario import Scenario
-from supportsim.scoring._checks import Check
+from supportsim.scoring._checks import Check, Judged
 
 KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
@@ -41,6 +41,9 @@ class Reference:
     """The scenario's initial state dump."""
     tools: Mapping[str, Tool]
     """The tools the scenario permits (domain tools and mock tools)."""
+    verdicts: Mapping[str, Judged] | None = None
+    """The statement judge's verdicts by prompt hash (None: rules only). A communication
+    check decides by its question's verdict (``judged_check``)."""
 
 
 @runtime_checkable
@@ -117,8 +120,9 @@ def make_reference(
     domain: Domain,
     state: Mapping[str, Any],
     initial: Mapping[str, Any] | None = None,
+    verdicts: Mapping[str, Judged] | None = None,
 ) -> Reference:
     """The Reference of one scenario (the initial dump computed when not given)."""
     if initial is None:
         initial = domain.initial_state(scenario.state).model_dump(mode="json")
-    return Reference(domain, state, initial, scenario_tools(domain, scenario))
+    return Reference(domain, state, initial, scenario_tools(domain, scenario), verdicts)

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from supportsim.conversation import Transcript
 from supportsim.environment import CallRecord
 from supportsim.scenario import CallSpec, Matcher, Scenario, Step
-from supportsim.scoring._checks import Check
+from supportsim.scoring._checks import Check, Judged
 from supportsim.scoring._evidence import result_contains
+from supportsim.scoring._questions import say_question
 from supportsim.scoring._say import NEGATIVE_CONCEPTS, Speech, find_item, states
+from supportsim.scoring._statement_judge import Verdicts, lookup, verdict_reason
 from supportsim.scoring._text import search
 
 NEVER = sys.maxsize
@@ -262,6 +264,17 @@ class _Finder:
             return None, f"the agent saw {step.observe!r}, but before the steps it must follow"
         return None, f"no tool result the agent received{where} showed {step.observe!r}"
 
+    def find_judged_say(self, verdict: Judged, bound: _Bound) -> tuple[int | None, str]:
+        """Where the statement judge placed a say step: the first message it quotes as
+        stating it that the order admits (the same ordering rules as the rules' reading)."""
+        if verdict.answer != "yes":
+            return None, ""
+        said = sorted({q.message for q in verdict.quotes})
+        later = [i for i in said if bound.admits(i)]
+        if later:
+            return later[0], ""
+        return None, "said (statement judge), but before the steps it must follow"
+
     def find_say(self, step: Step, bound: _Bound) -> tuple[int | None, str]:
         items = step.say or []
         refusal = any(it.concept in NEGATIVE_CONCEPTS for it in items)
@@ -293,10 +306,33 @@ class _Finder:
 
 
 def step_checks(
-    scenario: Scenario, transcript: Transcript, rules: Rules, speech: Speech
+    scenario: Scenario,
+    transcript: Transcript,
+    rules: Rules,
+    speech: Speech,
+    verdicts: Verdicts | None = None,
 ) -> list[Check]:
     """One ``step:<id>`` (``observed:<id>`` for evidence) check per required step; optional
-    steps only anchor the order."""
+    steps only anchor the order.
+
+    ``verdicts``: the statement judge's, by prompt hash. A say step with a verdict is placed
+    where the judge's quotes point (the first quoted message the order admits) instead of
+    where the rules read it; its ``rule`` is the result of scoring by the rules alone (the
+    steps placed by the rules), so both verdicts follow the same ordering rules."""
+    placed = _step_checks(scenario, transcript, rules, speech, verdicts)
+    if not verdicts:
+        return placed
+    by_rules = {c.id: c.passed for c in _step_checks(scenario, transcript, rules, speech, None)}
+    return [replace(c, rule=by_rules.get(c.id)) if c.rule is not None else c for c in placed]
+
+
+def _step_checks(
+    scenario: Scenario,
+    transcript: Transcript,
+    rules: Rules,
+    speech: Speech,
+    verdicts: Verdicts | None,
+) -> list[Check]:
     finder = _Finder(transcript, rules, speech)
     deps = ordering(scenario, rules)
     by_id = {s.id: s for s in scenario.workflow}
@@ -317,7 +353,13 @@ def step_checks(
             default=-1,
         )
         bound = _Bound(after, at_least)
-        if step.kind == "say":
+        verdict: Judged | None = None
+        if step.kind == "say" and not step.optional:
+            question = say_question(step, transcript, speech.lang, speech.lexicon)
+            verdict = lookup(verdicts, question)
+        if verdict is not None:
+            pos, why = finder.find_judged_say(verdict, bound)
+        elif step.kind == "say":
             pos, why = finder.find_say(step, bound)
         elif step.kind == "observe":
             pos, why = finder.find_observed(step, bound)
@@ -340,7 +382,15 @@ def step_checks(
         if not step.optional:
             reason = why or _done(step)
             kind = "observed" if step.kind == "observe" else "step"
-            checks.append(Check(f"{kind}:{step.id}", kind, pos is not None, reason, step.weight))
+            check = Check(f"{kind}:{step.id}", kind, pos is not None, reason, step.weight)
+            if step.kind == "say":
+                check = replace(check, rule=check.passed)  # the rules' own, unless judged
+            if verdict is not None:
+                judged = replace(verdict, passed=pos is not None)
+                reason = verdict_reason(judged, pos is not None)
+                reason = reason.rsplit("; rules:", 1)[0] + (f"; {why}" if why else "")
+                check = replace(check, reason=reason, judged=judged)
+            checks.append(check)
     return checks
 
 

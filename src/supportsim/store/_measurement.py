@@ -2,22 +2,31 @@
 
 Every latency supportsim records is read by the client's own event loop. Each LLM call is
 timed at the wire (``supportsim.llm._wire``): ``llm_ms`` runs from the stamp taken as the
-request is written to the socket to the stamp taken when the loop reads the response's
-last byte, and the call's time around that (building the request, waiting for a
-connection, parsing) is kept apart as ``client_ms``. What the wire stamps cannot remove is
-the loop's own queue: a loop busy elsewhere reads a byte that has arrived late, by about
-the lag the loop-lag monitor measures (how late a timer wakes up). Hence:
+request is written to the socket to the stamp taken as the response's last chunk comes
+in, and the call's time around that (building the request, waiting for a connection,
+parsing the last chunk, building the reply) is kept apart as ``client_ms``. What the wire
+stamps cannot remove is the loop's own queue: a loop busy elsewhere reads a chunk that
+arrived on time late, by about the lag the loop-lag monitor measures (how late a timer
+wakes up). Every message and model call therefore carries ``loop_lag_ms``, the worst lag
+the monitor saw while it was timed, on the loop that ran it (a worker's own, with
+workers; ``batch._lag``). Hence:
 
 * ``client_ms``: p50/p99 per call of the time kept out of ``llm_ms`` (wire-timed calls);
-* ``loop_lag_ms``: p50/p99 of the loop's lag during the run (``batch._lag``);
-* ``inflation_ms``: the estimate of how much a recorded ``llm_ms``/``ttft_ms`` exceeds
-  the provider's true time: the loop's lag percentiles, for wire-timed calls. Its order
-  of magnitude is right, not its digits: in ``benchmarks/bench_batch.py`` (2-core machine,
-  shared) the true p50 excess (recorded minus injected latency) was 2 ms against a lag p50
-  of 1.2 ms at concurrency 64, and 106 ms against 191 ms at 256; a guide, not a correction
-  to subtract. Calls without wire stamps (``calls - wire_calls``: a caller's own HTTP
-  client, other agent kinds) are inflated by their unrecorded client time too. An agent turn's
-  ``response_ms`` is end to end by definition and includes its calls' ``client_ms``.
+* ``loop_lag_ms``: p50/p99 of the run's loop lag (the conversations' loops: with workers,
+  the workers', never the idle driver's);
+* ``inflation_ms``: the estimate of how much a wire-timed call's recorded ``llm_ms`` /
+  ``ttft_ms`` exceeds the provider's time: p50/p99 over those calls of their own
+  ``loop_lag_ms``. Records older than that field fall back to the run's loop-lag
+  percentiles, and only from ``MIN_SAMPLES`` samples or more (fewer say nothing: a p99 of
+  a few is the start-up's hiccup). An upper bound in kind, an order of magnitude in
+  digits: a guide, not a correction to subtract. Calls without wire stamps
+  (``calls - wire_calls``: a caller's own HTTP client, other agent kinds) are inflated by
+  their unrecorded client time too; an agent turn's ``response_ms`` is end to end by
+  definition and includes its calls' ``client_ms``;
+* ``lagged_calls``: wire-timed calls whose ``loop_lag_ms`` passed ``WARN_P99_MS``;
+* ``saturated``: the run's loop lag p99 passed ``WARN_P99_MS`` over ``MIN_SAMPLES`` or
+  more samples (``saturated()``, the rule of the run's warning): its latencies are
+  inflated, and ``compare`` calls its latency verdicts unreliable.
 
 The record-derived part comes from the records (``measurement_of``); the lag part is known
 to the runner only (``with_loop_lag``), and kept when ``report`` rewrites the summary.
@@ -55,7 +64,27 @@ class Measurement(BaseModel):
     loop_lag_ms: Spread | None = None
     """The event loop's lag during the run; null when the runner did not measure it."""
     inflation_ms: Spread | None = None
-    """Estimated excess of a wire-timed call's recorded latency over the provider's."""
+    """Estimated excess of a wire-timed call's recorded latency over the provider's: the
+    calls' own loop lag (null: not measured, or too few lag samples for an old record)."""
+    lagged_calls: int = 0
+    """Wire-timed calls timed while the loop lagged over ``WARN_P99_MS`` (10 ms)."""
+    saturated: bool = False
+    """The client was saturated: the run's loop-lag p99 passed 10 ms over at least 100
+    samples. Its latencies are inflated; ``compare`` does not trust them."""
+
+
+WARN_P99_MS = 10.0
+"""Above this p99 lag, measured latencies are inflated: the user is warned."""
+MIN_SAMPLES = 100
+"""Fewer samples than this (10 s at the default interval) say nothing about a p99: it is
+just the largest one, often the start-up's (imports, SDK warm-up, the first scenarios
+loading). A shorter run is never called saturated."""
+
+
+def saturated(samples: int, p99_ms: float | None) -> bool:
+    """The one rule for a saturated client: ``MIN_SAMPLES`` or more lag samples whose p99
+    is over ``WARN_P99_MS``."""
+    return samples >= MIN_SAMPLES and p99_ms is not None and p99_ms > WARN_P99_MS
 
 
 def _percentile(values: list[float], q: float) -> float | None:
@@ -66,37 +95,55 @@ def _percentile(values: list[float], q: float) -> float | None:
 
 
 def measurement_of(records: Iterable[ConversationRecord]) -> dict[str, Any]:
-    """The record-derived part of the section (no lag yet: see ``with_loop_lag``)."""
-    return measurement_from(c.client_ms for r in records for c in r.llm_calls if not c.cached)
+    """The record-derived part of the section (no run lag yet: see ``with_loop_lag``)."""
+    calls = [c for r in records for c in r.llm_calls if not c.cached]
+    return measurement_from((c.client_ms for c in calls), (c.loop_lag_ms for c in calls))
 
 
-def measurement_from(client_ms: Iterable[float | None]) -> dict[str, Any]:
-    """``measurement_of`` from each recorded call's ``client_ms`` (None: not wire-timed),
-    for aggregates that keep only that of each record."""
+def measurement_from(
+    client_ms: Iterable[float | None], loop_lag_ms: Iterable[float | None] = ()
+) -> dict[str, Any]:
+    """``measurement_of`` from each recorded call's ``client_ms`` (None: not wire-timed)
+    and ``loop_lag_ms`` (None: not measured; in the same order, or empty), for aggregates
+    that keep only those of each record."""
     calls = list(client_ms)
+    lags = list(loop_lag_ms)
     client = [c for c in calls if c is not None]
+    wire_lags = [lag for c, lag in zip(calls, lags, strict=False) if c is not None]
+    seen = [lag for lag in wire_lags if lag is not None]
     return {
         "calls": len(calls),
         "wire_calls": len(client),
         "client_ms": {"p50": _percentile(client, 50), "p99": _percentile(client, 99)},
         "loop_lag_ms": None,
-        "inflation_ms": None,
+        "inflation_ms": _spread(seen) if seen else None,
+        "lagged_calls": sum(lag > WARN_P99_MS for lag in seen),
+        "saturated": False,
     }
+
+
+def _spread(values: list[float]) -> dict[str, float | None]:
+    return {"p50": _percentile(values, 50), "p99": _percentile(values, 99)}
 
 
 def with_loop_lag(
     section: Mapping[str, Any] | None, loop_lag: Mapping[str, Any] | None
 ) -> dict[str, Any] | None:
-    """``section`` with the run's loop lag (``LoopLag.stats()``) and the inflation
-    estimate filled in; unchanged without lag figures, None without a section."""
+    """``section`` with the run's loop lag (``LoopLag.stats()``) and whether the client
+    was saturated; the inflation estimate of records without per-call lag from the run's
+    lag when it has ``MIN_SAMPLES`` or more. Unchanged without lag figures, None without
+    a section."""
     if section is None:
         return None
     out = dict(section)
     if not loop_lag or loop_lag.get("p50_ms") is None:
         return out
+    samples = int(loop_lag.get("samples") or 0)
     lag = {"p50": loop_lag.get("p50_ms"), "p99": loop_lag.get("p99_ms")}
     out["loop_lag_ms"] = lag
-    out["inflation_ms"] = dict(lag) if out.get("wire_calls") else None
+    out["saturated"] = saturated(samples, lag["p99"])
+    if out.get("inflation_ms") is None and out.get("wire_calls") and samples >= MIN_SAMPLES:
+        out["inflation_ms"] = dict(lag)  # records without their calls' own lag
     return out
 
 
@@ -110,9 +157,12 @@ def describe_measurement(section: Mapping[str, Any] | None) -> str | None:
             return "n/a"
         return f"p50 {spread['p50']:.0f} ms, p99 {spread.get('p99') or 0:.0f} ms"
 
+    lagged = section.get("lagged_calls") or 0
     return (
-        f"measurement: recorded LLM latencies inflated by about {ms(section.get('inflation_ms'))}"
-        f" (event-loop lag {ms(section.get('loop_lag_ms'))}); client time per call kept out"
-        f" of llm_ms {ms(section.get('client_ms'))}; {section.get('wire_calls', 0)} of"
-        f" {section.get('calls', 0)} calls timed at the wire"
+        ("measurement (client saturated): " if section.get("saturated") else "measurement: ")
+        + f"recorded LLM latencies inflated by about {ms(section.get('inflation_ms'))}"
+        f" (event-loop lag {ms(section.get('loop_lag_ms'))}"
+        + (f"; {lagged} calls timed on a loop lagging over {WARN_P99_MS:g} ms" if lagged else "")
+        + f"); client time per call kept out of llm_ms {ms(section.get('client_ms'))};"
+        f" {section.get('wire_calls', 0)} of {section.get('calls', 0)} calls timed at the wire"
     )

@@ -9,6 +9,7 @@ run can be scored again without any model call (``supportsim rescore``).
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Literal
 
 import orjson
@@ -19,7 +20,7 @@ from supportsim.domains import ToolKind
 from supportsim.environment import CallRecord
 from supportsim.llm import WireTiming
 from supportsim.scenario import FaultKind, Scenario
-from supportsim.scoring import CheckKind, Score
+from supportsim.scoring import Check, CheckKind, Judged, Quote, Score
 from supportsim.store._tau2_state import compact_state
 
 SCHEMA_VERSION = 2
@@ -58,6 +59,44 @@ class MessageRecord(_Record):
     cost_usd: float | None = None
     cached: bool = False
     """The message's model call (or one in its turn) came from the response cache."""
+    loop_lag_ms: float | None = None
+    """The event loop's lag seen while the message was timed: the largest lag of the
+    loop-lag monitor's samples (every 100 ms) whose period overlaps the message's window
+    (an Agent reply's: its whole turn, what ``response_ms`` covers; a message with tool
+    calls: its step; a tool result: the call), on the loop that ran the conversation (a
+    worker's own, with workers). Over 10 ms, this message's latencies are inflated by
+    about that much. null when no monitor ran (and in records written before it was kept)."""
+
+
+class QuoteRecord(_Record):
+    message: int
+    """The transcript's message index the quote is from."""
+    text: str
+
+
+class JudgedRecord(_Record):
+    """The statement judge's verdict on a check's question (``scoring.Judged``), kept so
+    ``rescore`` reuses it without a call."""
+
+    kind: str
+    """The question's kind: say, disclose, identity_detail, other_customer_data,
+    reply_language, false_claim."""
+    answer: Literal["yes", "no", "unclear"]
+    passed: bool
+    """The check's result by this verdict."""
+    quotes: list[QuoteRecord] = []
+    reason: str = ""
+    model: str
+    """The judge, as named in the run config (spec or models-file name)."""
+    request_sha256: str
+    """Cache key of the request: model configuration and prompt."""
+    prompt_sha256: str
+    """Hash of the prompt alone (the question)."""
+    attempts: int = 1
+    problem: str | None = None
+    """Why the verdict is unclear when no answer was accepted."""
+    cached: bool = False
+    """Reused (asked before in this run, or stored and rescored), not asked for this check."""
 
 
 class CheckRecord(_Record):
@@ -66,6 +105,31 @@ class CheckRecord(_Record):
     passed: bool
     reason: str
     weight: float = 1.0
+    rule: bool | None = None
+    """A communication check's result by the rules alone; null for other checks (and in
+    records written before it was kept)."""
+    judged: JudgedRecord | None = None
+    """The statement judge's verdict that decided the check; null when rules decided."""
+
+
+def check_record(c: Check) -> CheckRecord:
+    """A scored check as stored."""
+    judged = None if c.judged is None else JudgedRecord.model_validate(asdict(c.judged))
+    return CheckRecord(
+        id=c.id,
+        kind=c.kind,
+        passed=c.passed,
+        reason=c.reason,
+        weight=c.weight,
+        rule=c.rule,
+        judged=judged,
+    )
+
+
+def stored_verdict(j: JudgedRecord) -> Judged:
+    """A stored verdict, to decide a check again (``rescore``): marked ``cached``."""
+    quotes = tuple(Quote(q.message, q.text) for q in j.quotes)
+    return Judged(**{**j.model_dump(), "quotes": quotes, "cached": True})
 
 
 class CallLogRecord(_Record):
@@ -106,15 +170,20 @@ class LLMCallRecord(_Record):
     cached: bool = False
     """Answered from the response cache (``--cache``): no cost, no latency measured."""
     client_ms: float | None = None
-    """Time the call spent in this process around the wire: building the request, waiting
-    for a connection and the event loop, parsing. null without wire stamps (and in records
-    written before they were kept); ``llm_ms`` is then the whole call."""
+    """The call's time in this process outside ``llm_ms``: building and serialising the
+    request, the SDK's request steps, waiting for a connection, writing the head; parsing
+    the last chunk and building the reply (a whole JSON answer's parsing too); the loop's
+    lag in those spans. Not rate-limit waits or retries. null without wire stamps (and in
+    records written before they were kept); ``llm_ms`` is then the whole call."""
     sent_ms: float | None = None
     """Request handed to the socket, ms after the client began the call (wire stamp)."""
     first_byte_ms: float | None = None
     """Response head read, ms after the client began the call (wire stamp)."""
     last_byte_ms: float | None = None
-    """Response body's end read, ms after the client began the call (wire stamp)."""
+    """Response body's last chunk came in, ms after the client began the call (wire stamp)."""
+    loop_lag_ms: float | None = None
+    """The event loop's lag seen during the step that made the call (the message's rule:
+    the worst sample overlapping it); null when no monitor ran, and in older records."""
 
 
 class ConversationRecord(_Record):
@@ -158,6 +227,9 @@ class ConversationRecord(_Record):
     judge): the unit is not fully scored and never strict."""
     assertion_verdicts: list[AssertionVerdictRecord] = []
     """The assertion judge's verdicts (tau2 NL_ASSERTION), one per assertion."""
+    statement_judge: str | None = None
+    """The statement judge the communication checks were put to (the run config's
+    ``statement_judge``); null: rules only (and in records written before judges)."""
     cost_usd: float | None = None
     agent_cost_usd: float | None = None
     customer_cost_usd: float | None = None
@@ -211,6 +283,7 @@ def _message(m: Message) -> dict[str, Any]:
         "output_tokens": m.output_tokens,
         "cost_usd": m.cost_usd,
         "cached": m.cached,
+        "loop_lag_ms": m.loop_lag_ms,
     }
 
 
@@ -248,8 +321,10 @@ def build_record(
     started_at: str,
     ended_at: str,
     duration_s: float,
+    statement_judge: str | None = None,
 ) -> ConversationRecord:
-    """The record of one unit; ``score`` is None when the conversation did not complete."""
+    """The record of one unit; ``score`` is None when the conversation did not complete.
+    ``statement_judge``: the judge's name (None: rules only)."""
     compact = compact_state(scenario, transcript.final_state) if transcript.final_state else None
     agent_calls = [c for c in transcript.llm_calls if c.role == "agent"]
     customer_calls = [c for c in transcript.llm_calls if c.role == "customer"]
@@ -272,16 +347,7 @@ def build_record(
             "partial": (score.partial if score else 0.0)
             if transcript.status == "completed"
             else None,
-            "checks": [
-                {
-                    "id": c.id,
-                    "kind": c.kind,
-                    "passed": c.passed,
-                    "reason": c.reason,
-                    "weight": c.weight,
-                }
-                for c in (score.checks if score else ())
-            ],
+            "checks": [check_record(c) for c in (score.checks if score else ())],
             "messages": [_message(m) for m in transcript.messages],
             "llm_calls": [
                 {
@@ -295,6 +361,7 @@ def build_record(
                     "cached": c.cached,
                     "client_ms": c.client_ms,
                     **_wire(c.wire),
+                    "loop_lag_ms": c.loop_lag_ms,
                 }
                 for c in transcript.llm_calls
             ],
@@ -306,6 +373,7 @@ def build_record(
                 {"assertion": v.assertion, "met": v.met, "justification": v.justification}
                 for v in (score.verdicts if score else ())
             ],
+            "statement_judge": statement_judge,
             "cost_usd": _sum_cost(transcript.llm_calls),
             "agent_cost_usd": _sum_cost(agent_calls),
             "customer_cost_usd": _sum_cost(customer_calls),

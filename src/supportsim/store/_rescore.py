@@ -7,12 +7,13 @@ one line per unit (``_rescored``: the file, its reader, and how reports apply it
 that did not complete are carried unchanged (an infra error is not an Agent failure);
 records without a call log (written before it was kept) and records whose scenario is no
 longer in the set are listed as not rescorable with the reason, never skipped silently.
+The statement judge's stored verdicts are reused, or a judge is asked (``_rescore_judge``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,14 +21,29 @@ from typing import Any
 from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import Domain
 from supportsim.environment import CallRecord
-from supportsim.errors import InputError
+from supportsim.errors import InputError, ProviderError
 from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
 from supportsim.scoring import AssertionVerdict, Score, reference_state, score
 from supportsim.store._files import CONVERSATIONS, RunLock, iter_records, read_plan
 from supportsim.store._plan import split_planned
-from supportsim.store._records import CheckRecord, ConversationRecord, stored_wire
-from supportsim.store._rescored import Disposition, PreviousVerdict, RescoredRecord, write_rescored
+from supportsim.store._records import CheckRecord, ConversationRecord, check_record, stored_wire
+from supportsim.store._rescore_judge import (
+    RUN_JUDGE,
+    JudgeChoice,
+    JudgeTally,
+    record_judge,
+    run_judge,
+    stored_verdicts,
+    verdicts_for,
+)
+from supportsim.store._rescored import (
+    Disposition,
+    PreviousVerdict,
+    RescoredRecord,
+    read_rescored,
+    write_rescored,
+)
 from supportsim.store._tau2_state import apply_changes, tau2_initial
 
 
@@ -75,6 +91,10 @@ class RescoreResult:
     changed: tuple[Change, ...]
     not_rescorable: tuple[NotRescorable, ...]
     rescored_at: str
+    judge: JudgeTally = field(default_factory=JudgeTally)
+    """The statement judge's part: which judge, questions asked, verdicts reused."""
+    judge_failed: int = 0
+    """Units whose judge failed after retries (kept as they were: rescore them again)."""
 
     @property
     def verdicts_changed(self) -> int:
@@ -115,6 +135,7 @@ def transcript_from_record(
             output_tokens=m.output_tokens,
             cost_usd=m.cost_usd,
             cached=m.cached,
+            loop_lag_ms=m.loop_lag_ms,
         )
         for m in record.messages
     ]
@@ -155,6 +176,7 @@ def transcript_from_record(
                 c.cached,
                 c.client_ms,
                 stored_wire(c),
+                loop_lag_ms=c.loop_lag_ms,
             )
             for c in record.llm_calls
             if c.role != "judge"
@@ -191,15 +213,9 @@ def _line(
     sha256: str | None = None,
     new: Score | None = None,
     reason: str = "",
+    judge: str | None = None,
 ) -> RescoredRecord:
-    checks = (
-        [
-            CheckRecord(id=c.id, kind=c.kind, passed=c.passed, reason=c.reason, weight=c.weight)
-            for c in new.checks
-        ]
-        if new is not None
-        else list(record.checks)
-    )
+    checks = [check_record(c) for c in new.checks] if new is not None else list(record.checks)
     return RescoredRecord(
         unit_id=record.unit_id,
         scenario_id=record.scenario_id,
@@ -217,6 +233,7 @@ def _line(
         record_started_at=record.started_at,
         record_ended_at=record.ended_at,
         rescored_at=at,
+        statement_judge=judge if new is not None else record.statement_judge,
     )
 
 
@@ -282,6 +299,8 @@ async def rescore_run(
     domains: Mapping[str, Domain],
     *,
     now: datetime | None = None,
+    judge: JudgeChoice = RUN_JUDGE,
+    judge_models: Mapping[str, Any] | None = None,
 ) -> RescoreResult:
     """Score every completed unit of ``run_dir`` again and write ``RUN_DIR/rescored.jsonl``.
 
@@ -290,16 +309,31 @@ async def rescore_run(
         scenarios: The current scenarios by id (usually loaded from the files the run used).
         domains: Domains by name.
         now: The time written as ``rescored_at`` (default: now, UTC).
+        judge: The statement judge: ``"run"`` (the run's own, stored verdicts only, no
+            call), a ``StatementJudge`` (stored verdicts of the same request reused, the
+            rest asked), or None (rules only). See ``_rescore_judge``.
+        judge_models: With a ``StatementJudge``: its model's run.json fingerprint by
+            name, recorded in run.json with it.
 
     The file is written whole to a temporary file and renamed, so a crash leaves the
-    previous rescored.jsonl as it was. The run is locked while it is read and written.
+    previous rescored.jsonl as it was. The run is locked while it is read and written. A
+    unit whose judge fails after retries is kept as it was (``not_rescorable``, the
+    reason says so): rescoring again asks only its questions.
 
     Raises:
         InputError: not a run directory, or another session is writing the run.
     """
     at = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
     lock = _lock_run(run_dir)
+    tally = JudgeTally(judge=run_judge(run_dir) if judge == RUN_JUDGE else None)
+    if judge is not None and judge != RUN_JUDGE:
+        tally.judge = judge.name  # type: ignore[union-attr]
+    judge_failed = 0
     try:
+        earlier = {
+            (line.unit_id, line.record_started_at, line.record_ended_at): line
+            for line in read_rescored(run_dir)
+        }
         records, not_rescorable = _read_run(run_dir)
         references: dict[str, dict[str, Any]] = {}
         lines: list[RescoredRecord] = []
@@ -329,18 +363,41 @@ async def rescore_run(
                 AssertionVerdict(v.assertion, v.met, v.justification)
                 for v in record.assertion_verdicts
             ]
+            transcript = transcript_from_record(record, final)
+            before = earlier.get((record.unit_id, record.started_at, record.ended_at))
+            stored = stored_verdicts([*record.checks, *(before.checks if before else ())])
+            try:
+                statements = await verdicts_for(
+                    judge, tally, scenario, domain, transcript, references[scenario.id], stored
+                )
+            except ProviderError as exc:
+                judge_failed += 1
+                why = f"statement judge failed ({exc}); kept as it was: rescore again"
+                not_rescorable.append(NotRescorable(record.unit_id, record.scenario_id, why))
+                lines.append(before or _line(record, "not_rescorable", at, reason=why))
+                continue
             new = score(
                 scenario,
                 domain,
-                transcript_from_record(record, final),
+                transcript,
                 references[scenario.id],
                 verdicts=verdicts if verdicts or not record.unscored else None,
+                statements=statements,
             )
-            line = _line(record, "rescored", at, sha256=scenario.sha256, new=new)
+            line = _line(
+                record,
+                "rescored",
+                at,
+                sha256=scenario.sha256,
+                new=new,
+                judge=tally.judge if statements is not None else None,
+            )
             lines.append(line)
             if (change := _change(line, record)) is not None:
                 changed.append(change)
         path = write_rescored(run_dir, lines)
+        if judge != RUN_JUDGE:
+            record_judge(run_dir, tally.judge, judge_models or {}, at)
     finally:
         lock.release()
     return RescoreResult(
@@ -350,4 +407,6 @@ async def rescore_run(
         changed=tuple(changed),
         not_rescorable=tuple(not_rescorable),
         rescored_at=at,
+        judge=tally,
+        judge_failed=judge_failed,
     )

@@ -10,7 +10,8 @@ its units are listed as not rescorable.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supportsim.domains import Domain
 from supportsim.errors import InputError
 from supportsim.scenario import load_personas, load_scenarios
+from supportsim.scoring import StatementJudge
 from supportsim.store._files import MANIFEST, read_json
 from supportsim.store._rescore import Flip, RescoreResult, rescore_run
+from supportsim.store._rescore_judge import RUN_JUDGE
 from supportsim.workspace import catalogue_of_run, domains_of_run
 
 
@@ -93,6 +97,20 @@ def render_rescore(result: RescoreResult, console: Console) -> None:
         console.print(table)
     for item in result.not_rescorable:
         console.print(f"not rescorable: {item.unit_id}: {item.reason}", markup=False)
+    j = result.judge
+    if j.judge is None:
+        line = "statement judge: none, rules only"
+    else:
+        line = (
+            f"statement judge: {j.judge}: {j.reused} verdicts reused, {j.asked} questions "
+            f"asked ({j.calls} calls)"
+        )
+        if j.missing:
+            line += (
+                f", {j.missing} questions without a stored verdict decided by the rules "
+                f"(rescore --statement-judge {j.judge} asks them)"
+            )
+    console.print(line, markup=False, highlight=False)
 
 
 def rescore_command(
@@ -102,10 +120,16 @@ def rescore_command(
     personas_dir: Path | None,
     out: Console,
     err: Console,
+    judge: str | None = RUN_JUDGE,
+    open_judge: OpenJudge | None = None,
 ) -> int:
     """Rescore ``run_dir`` with the current scenarios (default: the files the run used)
-    and scorer, print the changes, and return 0, or 2 on bad input (message names the
-    file)."""
+    and scorer, print the changes, and return 0, 1 when a unit's statement judge failed
+    after retries (that unit is kept as it was), or 2 on bad input (message names the
+    file).
+
+    ``judge``: ``"run"`` (default: the run's own judge, stored verdicts only, no call), a
+    judge spec (``open_judge(spec, manifest)`` opens it), or None (rules only)."""
     try:
         if not run_dir.is_dir():
             raise InputError(f"{run_dir}: not a run directory (no such directory)")
@@ -118,7 +142,9 @@ def rescore_command(
         personas = load_personas([personas_path]) if personas_path.is_dir() else {}
         catalogue = catalogue_of_run(manifest.get("config") or {}, domains)  # as `run` had it
         loaded = load_scenarios(paths, catalogue=catalogue, personas=personas)
-        result = asyncio.run(rescore_run(run_dir, {s.id: s for s in loaded}, domains))
+        result = asyncio.run(
+            _rescore(run_dir, {s.id: s for s in loaded}, domains, judge, open_judge, manifest)
+        )
     except InputError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         return 2
@@ -133,4 +159,29 @@ def rescore_command(
         markup=False,
         highlight=False,
     )
-    return 0
+    return 1 if result.judge_failed else 0
+
+
+OpenJudge = Callable[
+    [str, Mapping[str, Any]], AbstractAsyncContextManager[tuple[StatementJudge, dict[str, Any]]]
+]
+"""Opens the statement judge a spec names for a run (its manifest given): the judge and
+its model's run.json fingerprint (``batch.open_statement_judge``)."""
+
+
+async def _rescore(
+    run_dir: Path,
+    scenarios: Mapping[str, Any],
+    domains: Mapping[str, Domain],
+    judge: str | None,
+    open_judge: OpenJudge | None,
+    manifest: Mapping[str, Any],
+) -> RescoreResult:
+    if judge is None or judge == RUN_JUDGE:
+        return await rescore_run(run_dir, scenarios, domains, judge=judge)  # type: ignore[arg-type]
+    if open_judge is None:
+        raise InputError(f"--statement-judge {judge}: no way to call a model here")
+    async with open_judge(judge, manifest) as (statement_judge, models):
+        return await rescore_run(
+            run_dir, scenarios, domains, judge=statement_judge, judge_models=models
+        )

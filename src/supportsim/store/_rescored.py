@@ -61,6 +61,9 @@ class RescoredRecord(BaseModel):
     record_ended_at: str
     rescored_at: str
     """UTC, ISO 8601."""
+    statement_judge: str | None = None
+    """The statement judge whose verdicts decided the communication checks (null: rules
+    only)."""
 
 
 def write_rescored(run_dir: Path, lines: Iterable[RescoredRecord]) -> Path:

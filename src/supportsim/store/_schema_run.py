@@ -70,6 +70,9 @@ class WorkersInfo(_Doc):
     address: str | None = None
     loop_lag: dict[str, LoopLagStats] = {}
     """Each worker's own event-loop lag (the session's ``loop_lag`` is all of them)."""
+    driver_loop_lag: LoopLagStats | None = None
+    """The driver's own loop, which runs no conversation: its lag inflates no latency and
+    is kept out of the session's ``loop_lag``."""
     cpu_s: float | None = None
     """CPU seconds the workers spent after their start-up (running units), all together."""
     permits: int = 0
@@ -97,8 +100,20 @@ class SessionEntry(_Doc):
     forced_changes: list[str] = []
     limits: Limits | None = None
     loop_lag: LoopLagStats | None = None
+    """The event-loop lag of the loops that ran the conversations: this process's, or
+    with workers all of the workers' (``workers.driver_loop_lag`` is the driver's)."""
     store_error: str | None = None
     workers: WorkersInfo | None = None
+
+
+class RescoreEntry(_Doc):
+    """A ``rescore`` that changed which statement judge the run's verdicts rest on."""
+
+    at: str
+    statement_judge: str | None
+    """The judge the rescored verdicts come from (null: rules only)."""
+    previous: str | None
+    """The run's judge before (config.statement_judge)."""
 
 
 class RunManifest(_Doc):
@@ -125,6 +140,10 @@ class RunManifest(_Doc):
     stop_reason: str | None = None
     sessions: list[SessionEntry] = []
     loop_lag: LoopLagStats | None = None
+    rescores: list[RescoreEntry] = []
+    """``rescore --statement-judge`` sessions: each sets ``config.statement_judge`` (and
+    the judge's ``models`` entry) to the judge the rescored verdicts come from, so
+    ``compare`` sees two runs judged by different models as a setup difference."""
 
 
 class Percentiles(_Doc):
@@ -247,6 +266,62 @@ class FailingCheck(_Doc):
     reasons: list[ReasonCount]
 
 
+class JudgeAgreementRow(_Doc):
+    """Rules against the statement judge on one kind of check in one language: the
+    checks both decided, how many they agree on, Cohen's kappa of the two verdicts (pass
+    or fail; null when undefined), and how the others split."""
+
+    kind: str
+    language: str
+    checks: int
+    agree: int
+    agreement: float | None
+    kappa: float | None
+    rule_pass_judge_fail: int
+    rule_fail_judge_pass: int
+    unclear: int
+    """Checks the judge answered unclear (they fail strict)."""
+
+
+class JudgeDisagreement(_Doc):
+    """A check the rules and the statement judge decided differently."""
+
+    unit_id: str
+    scenario_id: str
+    agent: str
+    check_id: str
+    kind: str
+    language: str
+    rule: bool
+    """The rules' result (pass or fail)."""
+    answer: str
+    """The judge's answer: yes, no or unclear."""
+    judged: bool
+    """The check's result by the judge (the one that counted)."""
+    quote: str
+    message: int | None = None
+
+
+class StatementJudgeSection(_Doc):
+    """How the statement judge's verdicts compare with the rules' (``summary.json``
+    ``statement_judge``; absent when no check was judged)."""
+
+    judges: list[str]
+    """The judges whose verdicts the records hold."""
+    checks: int
+    """Communication checks the judge decided."""
+    agree: int
+    agreement: float | None
+    unclear: int
+    not_judged: int
+    """Communication checks of judged units decided by the rules alone (nothing to ask,
+    or no stored verdict after a rescore)."""
+    by_kind: list[JudgeAgreementRow]
+    disagreements: list[JudgeDisagreement]
+    """At most ``DISAGREEMENTS_KEPT``, most recent units last."""
+    disagreements_total: int
+
+
 class RunSection(_Doc):
     """The run's progress as of the summary: planned, recorded, statuses, spend, lag."""
 
@@ -293,4 +368,7 @@ class Summary(_Doc):
     """agreement.json's statistics, when the run was judged (``supportsim report``)."""
     measurement: Measurement | None = None
     """How much measurement inflation the run had (``store._measurement``)."""
+    statement_judge: StatementJudgeSection | None = None
+    """Rules against the statement judge, per check kind and language, and the
+    disagreements (absent when no check was judged)."""
     summary_error: str | None = None

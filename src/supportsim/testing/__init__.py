@@ -20,17 +20,30 @@ from supportsim.testing.replies import (
     truncated,
 )
 from supportsim.testing.server import MockLLMServer, RecordedRequest, Responder
+from supportsim.testing.statements import (
+    AskedQuestion,
+    StatementScript,
+    asked_question,
+    is_reading_request,
+    is_statement_request,
+    verdict,
+)
 
 __all__ = [
+    "AskedQuestion",
     "MockLLMServer",
     "RecordedRequest",
     "Reply",
     "Responder",
+    "StatementScript",
     "ToolCallSpec",
+    "asked_question",
     "autopilot",
     "call",
     "hang",
     "http_error",
+    "is_reading_request",
+    "is_statement_request",
     "load_script",
     "malformed_call",
     "plan_responder",
@@ -39,4 +52,5 @@ __all__ = [
     "serve",
     "structured",
     "truncated",
+    "verdict",
 ]

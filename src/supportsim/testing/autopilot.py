@@ -24,6 +24,9 @@ makes a plausible conversation possible with no script at all:
 * a request whose system prompt asks for tau2-bench's ``###STOP###`` token is taken to be
   tau2's user simulator (``--conversation-mode tau2``): it says the same customer lines, and
   from its third message ends with ``###STOP###``;
+* a statement judge's question (``submit_statement_verdict``) is answered ``no``, with no
+  quote (``supportsim.testing.statements``: valid, and true of the autopilot's own agent
+  line); a statement reading (``judge-eval``) is answered with an empty reading;
 * a request that forces a tool call (``tool_choice`` required / any), as a judge's
   verdict does, gets one call of the first tool with arguments that fit its schema;
 * any other request is taken to be the agent, which answers
@@ -42,6 +45,7 @@ from supportsim._yaml import read_yaml
 from supportsim.errors import InputError, ScenarioError
 from supportsim.testing.replies import Reply, call, reply, reply_from_dict, say
 from supportsim.testing.server import MockLLMServer, RecordedRequest
+from supportsim.testing.statements import autopilot_statement
 
 __all__ = ["AGENT_LINE", "CUSTOMER_LINES", "autopilot", "load_script", "serve"]
 
@@ -121,6 +125,8 @@ def example_value(schema: dict[str, Any]) -> Any:
 
 def autopilot(request: RecordedRequest) -> Reply:
     """Answer any request plausibly with no script (see the module docstring for the rule)."""
+    if (answer := autopilot_statement(request)) is not None:
+        return answer
     if _forced(request.body) and (tools := _tools(request.body)):
         # Structured output (a judge's verdict, a drafted scenario): one call that fits.
         name, schema = tools[0]

@@ -12,12 +12,13 @@ Routes: ``POST /v1/chat/completions`` (also ``/chat/completions``), ``POST /v1/m
 :class:`RecordedRequest` without its ``authorization``/``x-api-key``/``api-key`` headers.
 
 Timing: a reply's ``ttft_ms``/``total_ms`` (else the server-wide :meth:`MockLLMServer.latency`)
-count from when the handler starts. A stream sends its headers, preamble and first content
-delta together at ``ttft_ms`` and spreads the remaining frames evenly so the last lands at
-``total_ms``; a non-streamed answer (or error) is sent whole at ``max(ttft_ms, total_ms)``.
-Deadlines are absolute, so one late timer does not shift the rest. The server shares the
-caller's event loop (unless started in a thread): CPU-heavy client work, such as the SDKs'
-lazy imports on their first call, delays it too, so latency tests should warm up first.
+count from when the whole request has arrived (its body read), as a provider's do. A stream
+sends its headers, preamble and first content delta together at ``ttft_ms`` and spreads the
+remaining frames evenly so the last lands at ``total_ms``; a non-streamed answer (or error)
+is sent whole at ``max(ttft_ms, total_ms)``. Deadlines are absolute, so one late timer does
+not shift the rest. The server shares the caller's event loop (unless started in a thread):
+CPU-heavy client work, such as the SDKs' lazy imports on their first call, delays it too,
+so latency tests should warm up first.
 
 State is guarded by a lock, so a server started with :meth:`MockLLMServer.start_in_thread`
 can be scripted and inspected from the main thread while its own loop serves requests.
@@ -61,7 +62,8 @@ class RecordedRequest:
         body: The parsed JSON body.
         text: The raw body text, so tests can assert a secret never reached the provider.
         headers: Lower-cased headers with authentication headers removed.
-        received_s: ``time.monotonic()`` when the request arrived.
+        received_s: ``time.monotonic()`` when the whole request had arrived (the injected
+            latency counts from then).
     """
 
     api: Api
@@ -288,9 +290,11 @@ class MockLLMServer:
         return await self._handle(request, "anthropic")
 
     async def _handle(self, request: web.Request, api: Api) -> web.StreamResponse:
-        loop = asyncio.get_running_loop()
-        start = loop.time()
         raw = await request.read()
+        # The injected latency counts from here, the whole request in: a provider cannot
+        # start before it has the body, and a client whose loop lags between writing the
+        # head and the body must not see a reply sooner than the latency it injected.
+        start = asyncio.get_running_loop().time()
         text = raw.decode("utf-8", errors="replace")
         try:
             body = orjson.loads(raw)

@@ -120,4 +120,27 @@ def _row(tally: Tally, dimension: str | None, label: str | None, langs: list[str
         c = tally.total(dimension=dimension, label=label, lang=lang)
         row[f"{lang}_precision"] = c.precision
         row[f"{lang}_recall"] = c.recall
+        row[f"{lang}_kappa"] = c.kappa
     return row
+
+
+def _f(x: object) -> str:
+    return "  -  " if x is None else f"{x:5.2f}"
+
+
+def table_lines(tally: Tally, languages: Iterable[str]) -> list[str]:
+    """The table ``benchmarks/bench_reading.py`` and ``supportsim judge-eval`` print: per
+    (dimension, label) precision, recall and kappa overall, then per language."""
+    langs = list(languages)
+    head = "  ".join(f"{lang}:P/R/k       " for lang in langs)
+    out = [f"{'dimension':10} {'label':20} {'P':>5} {'R':>5} {'k':>5}   {head}"]
+    for r in rows(tally, langs):
+        per = "  ".join(
+            f"{_f(r[f'{lang}_precision'])}/{_f(r[f'{lang}_recall'])}/{_f(r[f'{lang}_kappa'])}"
+            for lang in langs
+        )
+        out.append(
+            f"{r['dimension']!s:10} {r['label']!s:20} {_f(r['precision'])} {_f(r['recall'])} "
+            f"{_f(r['kappa'])}   {per}"
+        )
+    return out

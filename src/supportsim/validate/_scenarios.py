@@ -12,9 +12,8 @@ import orjson
 from supportsim.domains import Domain
 from supportsim.domains.tau2_retail import Tau2Domain, db_hash
 from supportsim.scenario import Scenario, uncited
-from supportsim.scoring._checks import Score
-from supportsim.scoring._oracle_check import oracle_run
-from supportsim.scoring._perturb import PerturbResult, perturb
+from supportsim.scoring import Score, oracle_run
+from supportsim.validate._perturb import PerturbResult, perturb
 
 
 @dataclass(slots=True)

@@ -1,5 +1,6 @@
 """Valid variants: what another competent Agent might do with the same case. Each must
-score strict 1 (``validate --perturb``)."""
+score strict 1 (``validate --perturb``). Reworded statements come from the blind corpus
+(``_variants_corpus``); these change form, order and lookups, never the wording."""
 
 from __future__ import annotations
 
@@ -9,20 +10,16 @@ from dataclasses import replace
 from typing import Any
 
 from supportsim.scenario import PlanItem, PlannedCall, PlannedSay
-from supportsim.scoring._facts import renderings
-from supportsim.scoring._lexicon import concept_terms
-from supportsim.scoring._say import as_fact, find_item
-from supportsim.scoring._variant import (
+from supportsim.scoring._say import find_item
+from supportsim.scoring._workflow import is_gate
+from supportsim.validate._variant import (
     PREAMBLES,
     Reference,
     Variant,
     insert,
     map_says,
-    replace_text,
-    swap,
     without,
 )
-from supportsim.scoring._workflow import is_gate
 
 # --- valid ------------------------------------------------------------------------------
 
@@ -50,35 +47,6 @@ def surface(ref: Reference) -> Iterator[Variant]:
         assert isinstance(opening, PlannedSay)
         sorry = replace(opening, text=sorry_text + opening.text)
         yield Variant("apology", "valid", (*plan[:first], sorry, *plan[first + 1 :]))
-
-
-def rewordings(ref: Reference, per_item: int = 3) -> Iterator[Variant]:
-    """Each concept said with the lexicon's other terms, each fact in other formats."""
-    for step in ref.scenario.workflow:
-        index = ref.say_index(step.id)
-        if step.kind != "say" or index is None:
-            continue
-        text = ref.plan[index].text  # type: ignore[union-attr]
-        for n, item in enumerate(step.say or []):
-            if item.kind == "concept":
-                options = concept_terms(item.concept or "", ref.speech.lang)
-                label = "reworded"
-            elif (fact := as_fact(item)) is not None:
-                options = renderings(fact, ref.speech.lang)
-                label = "format"
-            else:
-                continue
-            made = 0
-            for option in options:
-                new = swap(text, item, option, ref.speech)
-                if new is None or new == text or made >= per_item:
-                    continue
-                made += 1
-                yield Variant(
-                    f"{label} {step.id}[{n}] as {option!r}",
-                    "valid",
-                    replace_text(ref.plan, index, new),
-                )
 
 
 def messages(ref: Reference) -> Iterator[Variant]:

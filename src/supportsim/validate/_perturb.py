@@ -1,16 +1,20 @@
 """Proof by perturbation: replay variations of the reference conversation and score them.
 
-Every valid variant must score strict 1; every invalid one strict 0 with its target check
-failed. A valid variant that fails is a false failure (the checks reject a competent
-Agent); an invalid one that passes, or fails only other checks, is a false pass (the
-checks let a sloppy Agent through). Variants that cannot be realised (a moved read the tool
-refuses, an equivalent lookup that does not show the fact) are discarded, not counted.
+Reworded and wrong statements are drawn from the blind statement corpus's ``tune`` split
+(``_variants_corpus``), never from the lexicons the checks read with, so a pass is not the
+lexicons confirming themselves. Every valid variant must score strict 1; every invalid one
+strict 0 with its target check failed. A valid variant that fails is a false failure (the
+checks reject a competent Agent); an invalid one that passes, or fails only other checks,
+is a false pass (the checks let a sloppy Agent through). Variants that cannot be realised
+(a moved read the tool refuses, an equivalent lookup that does not show the fact) are
+discarded, not counted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from supportsim.conversation import (
@@ -25,11 +29,14 @@ from supportsim.conversation import (
 from supportsim.domains import Domain
 from supportsim.environment import Environment, scenario_tools
 from supportsim.scenario import PlannedCall, Scenario, reference_plan
-from supportsim.scoring._checks import Score
+from supportsim.scoring import Score, reference_state, score
 from supportsim.scoring._evidence import result_contains
 from supportsim.scoring._say import Speech
-from supportsim.scoring._score import reference_state, rules_for, score
-from supportsim.scoring._variants import Reference, Variant, variants
+from supportsim.scoring._score import rules_for
+from supportsim.scoring._templates import private_of_others, verified_owners
+from supportsim.scoring._text import fold
+from supportsim.validate._corpus import Statement, load_corpus
+from supportsim.validate._variants import Reference, Variant, variants
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +57,8 @@ class PerturbResult:
     invalid_caught: int = 0
     discarded: int = 0
     misses: list[Miss] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """Every variant scored (the discarded ones are not)."""
 
     @property
     def ok(self) -> bool:
@@ -66,7 +75,7 @@ def _graph() -> object:
     return build_graph()
 
 
-async def replay(domain: Domain, scenario: Scenario, plan: list | tuple | None) -> Transcript:
+async def replay_plan(domain: Domain, scenario: Scenario, plan: list | tuple | None) -> Transcript:
     """The oracle performing ``plan`` (default: the reference) with the scripted Customer."""
     env = Environment(domain, scenario, sleep=_no_wait)
     oracle = OracleAgent(scenario, plan)
@@ -112,13 +121,41 @@ def _judge(variant: Variant, result: Score) -> str | None:
     return None
 
 
-async def perturb(domain: Domain, scenario: Scenario) -> PerturbResult:
-    """Generate and score every variant of one scenario."""
+def _secrets(domain: Domain, scenario: Scenario, transcript: Transcript) -> frozenset[str]:
+    """Other customers' private values the reference conversation never told the Agent."""
+    if domain.private_values is None:
+        return frozenset()
+    initial = domain.initial_state(scenario.state).model_dump(mode="json")
+    heard = " ".join(m.content for m in transcript.messages if m.role == "customer")
+    context = "\n".join(str(v) for v in scenario.context.values())
+    return frozenset(
+        private_of_others(
+            domain.private_values(initial),
+            verified_owners(transcript, domain),
+            fold(heard + "\n" + context)[0],
+        )
+    )
+
+
+@functools.cache
+def tune_corpus() -> tuple[Statement, ...]:
+    """The corpus's ``tune`` split, read once per process."""
+    return tuple(load_corpus("tune"))
+
+
+async def perturb(
+    domain: Domain, scenario: Scenario, corpus: Sequence[Statement] | None = None
+) -> PerturbResult:
+    """Generate and score every variant of one scenario.
+
+    ``corpus``: the statements reworded and wrong statements are drawn from (default: the
+    bundled ``tune`` split; never ``holdout``, which the figures are measured on)."""
     out = PerturbResult(scenario.id)
     plan = reference_plan(scenario)
     reference = await reference_state(domain, scenario)
-    transcript = await replay(domain, scenario, plan)
+    transcript = await replay_plan(domain, scenario, plan)
     tools = scenario_tools(domain, scenario)
+    initial = domain.initial_state(scenario.state).model_dump(mode="json")
     ref = Reference(
         scenario,
         domain,
@@ -127,16 +164,21 @@ async def perturb(domain: Domain, scenario: Scenario) -> PerturbResult:
         Speech(scenario.language, scenario.lexicon),
         plan,
         transcript,
+        corpus=tune_corpus() if corpus is None else tuple(corpus),
+        check_ids=frozenset(
+            c.id for c in score(scenario, domain, transcript, reference, initial=initial).checks
+        ),
+        secrets=_secrets(domain, scenario, transcript),
     )
     ref.results = {i: r.result for i, r in _results_by_plan_index(plan, transcript).items()}  # type: ignore[attr-defined]
-    initial = domain.initial_state(scenario.state).model_dump(mode="json")
     for variant in variants(ref):
-        run = await replay(domain, scenario, variant.plan)
+        run = await replay_plan(domain, scenario, variant.plan)
         if not _realised(variant, run):
             out.discarded += 1
             continue
         result = score(scenario, domain, run, reference, initial=initial)
         why = _judge(variant, result)
+        out.names.append(variant.name)
         if variant.expect == "valid":
             out.valid += 1
             out.valid_passed += why is None

@@ -1,6 +1,6 @@
 """The perturbation tester's data: a Variant (a changed plan for the oracle to replay), the
 Reference it is made from, and the plan edits the generators share
-(``_variants_valid``, ``_variants_invalid``)."""
+(``_variants_valid``, ``_variants_invalid``, ``_variants_corpus``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any, Literal
 
 from supportsim.conversation import Transcript
 from supportsim.domains import Domain, Tool
-from supportsim.scenario import PlanItem, PlannedSay, SayItem, Scenario, Step
+from supportsim.scenario import PlanItem, PlannedCall, PlannedSay, SayItem, Scenario, Step
 from supportsim.scoring._say import Speech, find_item
 from supportsim.scoring._workflow import Rules
+from supportsim.validate._corpus import Statement
 
 Expect = Literal["valid", "invalid"]
 PREAMBLES = {
@@ -50,6 +51,12 @@ class Reference:
     plan: list[PlanItem]
     transcript: Transcript
     results: dict[int, Any] = field(default_factory=dict)
+    corpus: Sequence[Statement] = ()
+    """The blind statements reworded and invalid statements are drawn from (``tune``)."""
+    check_ids: frozenset[str] = frozenset()
+    """The ids of the checks the reference conversation is scored on."""
+    secrets: frozenset[str] = frozenset()
+    """Other customers' private values the Agent must never say."""
 
     def steps(self) -> dict[str, Step]:
         return {s.id: s for s in self.scenario.workflow}
@@ -60,6 +67,16 @@ class Reference:
     def say_index(self, step_id: str) -> int | None:
         found = [i for i in self.indices(step_id) if isinstance(self.plan[i], PlannedSay)]
         return found[0] if found else None
+
+    def writes_before(self, index: int) -> list[str]:
+        """The write tools the plan calls before ``index`` (the transfer included)."""
+        return [
+            item.tool
+            for item in self.plan[:index]
+            if isinstance(item, PlannedCall)
+            and (tool := self.tools.get(item.tool)) is not None
+            and tool.kind == "write"
+        ]
 
 
 def without(plan: Sequence[PlanItem], drop: Sequence[int]) -> tuple[PlanItem, ...]:

@@ -61,6 +61,37 @@ def test_every_english_label_has_sentences_both_ways() -> None:
         assert (label, True) in labels and (label, False) in labels, label
 
 
+ACT_CONCEPTS = frozenset(
+    {
+        "refunding",
+        "cancelling",
+        "booking",
+        "rescheduling",
+        "escalating",
+        "sending",
+        "waiving",
+        "fee",
+        "offering_goodwill",
+    }
+)
+
+
+def fresh() -> list[dict[str, object]]:
+    """``reading/en_fresh.yaml``: sentences written after the rules, not from the corpus."""
+    return yaml.safe_load((CASES / "en_fresh.yaml").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("item", fresh(), ids=lambda item: str(item["text"])[:40])
+def test_fresh_english_sentences(item: dict[str, object]) -> None:
+    reading = read_statement(str(item["text"]), "en")
+    want = (
+        set(item["concepts"]) & ACT_CONCEPTS,  # type: ignore[call-overload]
+        set(item.get("claims", [])),  # type: ignore[call-overload]
+        set(item.get("promises", [])),  # type: ignore[call-overload]
+    )
+    assert (reading.concepts & ACT_CONCEPTS, reading.claims, reading.promises) == want
+
+
 @pytest.mark.parametrize(
     ("text", "concepts", "claims", "promises"),
     [

@@ -263,7 +263,8 @@ def _mode(
     order = _WITH_MARKER if has_marker(clause, i, lang) else _WITHOUT
     slot = min(slots, key=order.index)
     # a state has no agent: "you're in for 16:30" is not the customer's act
-    tense = tense_mode(clause, i, slot, lang, receipt=rule.receipt or rule.kind == "state")
+    state = rule.kind == "state"
+    tense = tense_mode(clause, i, slot, lang, receipt=rule.receipt or state, phrase=state)
     return tense, negation_at(clause, i, lang)
 
 

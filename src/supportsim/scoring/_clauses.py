@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Literal
 
@@ -255,6 +255,7 @@ def _finish(
                 break
             conditional[m] = True
     out = []
+    asks_in: dict[int, bool] = {}
     before: dict[int, str] = {}
     last: dict[int, str] = {}
     for n, (tokens, opener, sentence, kind) in enumerate(cut):
@@ -270,6 +271,7 @@ def _finish(
         asks = (sentence in asked and last_of[sentence] == n) or any(
             _starts_with(tokens, 0, q) for q in questions
         )
+        asks_in[n] = asks
         out.append(
             Clause(
                 tuple(tokens),
@@ -284,4 +286,13 @@ def _finish(
                 previous,
             )
         )
-    return tuple(out)
+    # a time clause is asked with the question it belongs to: "Before I cancel anything,
+    # could you confirm your PIN?" neither cancels nor commits to cancelling
+    return tuple(
+        replace(c, question=True)
+        if c.kind == "time"
+        and not c.question
+        and any(asks_in[m] for m, (_, _, s, _) in enumerate(cut) if s == c.sentence)
+        else c
+        for c in out
+    )

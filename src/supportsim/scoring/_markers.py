@@ -88,6 +88,7 @@ def markers(lang: str) -> Markers:
             "prepositions": frozenset(m.prepositions),
             "pronouns": frozenset(m.pronouns),
             "existential": frozenset(m.existential),
+            "joins": frozenset(g.clauses.joins),
         },
         bare=dict(g.bare),
     )
@@ -101,6 +102,21 @@ def marker_ending(clause: Clause, j: int, mk: Markers) -> tuple[str, int] | None
         if category is not None:
             return category, j - n + 1
     return None
+
+
+def in_other_phrase(clause: Clause, k: int, i: int, mk: Markers) -> bool:
+    """Whether token ``i`` stands in a noun phrase of another verb than the auxiliary at
+    ``k`` governs: a determiner after a word that follows the auxiliary, with no join word
+    after it ("I've sent a password reset link": "reset" is no act of "have"). A
+    determiner right after the auxiliary ("I've got the visit booked") and a join after the
+    determiner ("I've emailed you the label and cancelled the order") keep it governed."""
+    words = [t.text for t in clause.tokens]
+    for d in range(i - 1, k + 1, -1):
+        if words[d] in mk.words["joins"]:
+            return False
+        if words[d] in mk.words["determiners"]:
+            return True
+    return False
 
 
 def customer_before(clause: Clause, k: int, mk: Markers) -> bool:

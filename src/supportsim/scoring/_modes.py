@@ -33,6 +33,7 @@ from supportsim.scoring._markers import (
     Markers,
     customer_before,
     has_before,
+    in_other_phrase,
     marker_ending,
     markers,
     reported_before,
@@ -47,16 +48,23 @@ NEAR_RIGHT = 8
 """Tokens after a noun within which the verb that states it is looked for."""
 
 
-def tense_mode(clause: Clause, i: int, slot: Slot, lang: str, *, receipt: bool = False) -> Mode:
-    """The mode the auxiliaries before token ``i`` (a verb form in ``slot``) give it."""
+def tense_mode(
+    clause: Clause, i: int, slot: Slot, lang: str, *, receipt: bool = False, phrase: bool = False
+) -> Mode:
+    """The mode the auxiliaries before token ``i`` (a verb form in ``slot``) give it.
+
+    A verb form inside the noun phrase of another verb is in no mode ("I've sent a password
+    reset link"); a ``phrase`` (a state such as "back on your") carries its own verb before
+    it ("I've put the money back on your card") and is not checked for that."""
     mk = markers(lang)
-    j, passive = i - 1, False
+    j, passive, nearest = i - 1, False, None
     while j >= 0:
         hit = marker_ending(clause, j, mk)
         if hit is None:
             j -= 1
             continue
         category, k = hit
+        nearest = k if nearest is None else nearest
         if category == "passive":
             passive = True
             j = k - 1
@@ -72,6 +80,9 @@ def tense_mode(clause: Clause, i: int, slot: Slot, lang: str, *, receipt: bool =
             if chained == "none" and clause.tokens[lead].text in mk.words["causative"]:
                 return "none"
             return "committed" if chained in ("done", "doing", "committed") else chained
+        # the nearest auxiliary's phrase: "I'll get the billing error corrected" is governed
+        if not phrase and in_other_phrase(clause, nearest, i, mk):
+            return "none"
         mode = _combine(category, slot, passive, clause, k, mk)
         # the customer as the subject of an active act: "you've booked", "you'll cancel";
         # not of a passive one ("you're booked", "you were refunded")

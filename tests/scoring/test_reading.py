@@ -163,3 +163,50 @@ def test_english_text_is_not_read_with_english_acts_in_another_language() -> Non
     # a mode is only decided in the text's own grammar: French "en charge" is no fee
     assert "fee" not in read_statement("Votre téléphone est en charge.", "fr").concepts
     assert "fee" in read_statement("Your card was charged 5 USD.", "en").concepts
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "claims", "promises"),
+    [
+        # sentences written for this test, read with the bundled acts data of the language
+        ("de", "Ich habe Ihnen die 12,50 € bereits zurückerstattet.", {"refunded"}, set()),
+        ("de", "Ihr Termin wurde auf Donnerstag verschoben.", {"rescheduled"}, set()),
+        ("de", "Storniert ✅ Die Bestätigung kommt per E-Mail.", {"cancelled"}, set()),
+        ("de", "Der Betrag wird Ihnen innerhalb von 5 Tagen erstattet.", set(), {"refund"}),
+        ("de", "Ich habe die Bestellung noch nicht storniert.", set(), set()),
+        ("de", "Soll ich die Bestellung stornieren?", set(), set()),
+        ("de", "Falls die Ware defekt ist, wird der Kaufpreis erstattet.", set(), set()),
+        ("de", "Würden wir Ihnen den Betrag erstatten, wäre das eine Ausnahme.", set(), set()),
+        ("es", "Le he reembolsado los 35 € a su tarjeta.", {"refunded"}, set()),
+        ("es", "Su pedido ha sido cancelado.", {"cancelled"}, set()),
+        ("es", "Le enviaré el enlace por correo.", set(), set()),
+        ("es", "Le reembolsaré el importe mañana.", set(), {"refund"}),
+        ("es", "No he cancelado su cita todavía.", set(), set()),
+        ("es", "Tiene dos citas reservadas para el martes.", set(), set()),
+        ("fr", "J'ai annulé votre commande.", {"cancelled"}, set()),
+        ("fr", "Votre rendez-vous a été décalé à jeudi.", {"rescheduled"}, set()),
+        ("fr", "Je viens de désactiver l'option.", {"changed"}, set()),
+        ("fr", "La différence vous sera remboursée sous 5 jours.", set(), {"refund"}),
+        ("fr", "Je ne l'ai pas annulée.", set(), set()),
+        ("fr", "Voulez-vous que j'annule la commande ?", set(), set()),
+    ],
+)
+def test_other_languages_claims_and_promises_by_their_data(
+    lang: str, text: str, claims: set[str], promises: set[str]
+) -> None:
+    reading = read_statement(text, lang)
+    assert (reading.claims, reading.promises) == (claims, promises)
+
+
+@pytest.mark.parametrize(
+    ("text", "fee"),
+    [
+        # a policy of refunds cancels no fee, a policy of waiving does; a parenthesis is a
+        # clause of its own, so what it waives does not reach the fee before it
+        ("Refunds to the card have a 5.99 USD label fee.", True),
+        ("Card refunds have a 5.99 USD label fee (it's waived for faulty items).", True),
+        ("Label fees are waived for faulty items.", False),
+    ],
+)
+def test_a_fee_stands_beside_a_policy_of_another_act(text: str, fee: bool) -> None:
+    assert ("fee" in read_statement(text, "en").concepts) is fee

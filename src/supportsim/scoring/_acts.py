@@ -370,11 +370,13 @@ def mentions(text: str, lang: str) -> tuple[Mention, ...]:
             for m, kind in zip(here, kinds, strict=True)
             if kind != "state" or (m.lang, m.act) not in verbs
         ]
+        # a policy of waiving cancels too ("fees are waived for students": no fee), a
+        # policy of another act does not ("refunds to the card have a 5.99 USD fee")
         cancelled = {
             (m.lang, gone)
             for m in here
-            if m.stated or m.mode == "generic"  # "fees are waived for students": no fee
             for gone in grammar(m.lang).acts[m.act].cancels
+            if m.stated or (m.mode == "generic" and grammar(m.lang).acts[gone].negated_as == m.act)
         }
         found += [m for m in here if (m.lang, m.act) not in cancelled]
     return tuple(sorted(found, key=lambda m: (m.span.start, m.span.end)))

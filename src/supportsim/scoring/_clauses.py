@@ -41,8 +41,9 @@ _TOKEN = re.compile(
     r"|(?P<mark>\S)"
 )
 _KEEP = frozenset("$£€%&")  # read as words: "$35", "10% off"
-_QUIET = frozenset("()[]\"'*/+=#@<>~_^`{}\\")  # read as nothing, break nothing
-_BREAKS = {".": ".", "!": "!", "?": "?", ";": ";", ":": ":", ",": ","}
+_QUIET = frozenset("[]\"'*/+=#@<>~_^`{}\\")  # read as nothing, break nothing
+# a parenthesis is a clause of its own: "a 5.99 USD fee (it's only waived for defects)"
+_BREAKS = {".": ".", "!": "!", "?": "?", ";": ";", ":": ":", ",": ",", "(": ",", ")": ","}
 _SENTENCE_END = frozenset(".!?")
 _TYPOGRAPHIC_DASHES = frozenset("‐‑‒–—―−")
 

@@ -86,7 +86,10 @@ def tense_mode(
         mode = _combine(category, slot, passive, clause, k, mk)
         # the customer as the subject of an active act: "you've booked", "you'll cancel";
         # not of a passive one ("you're booked", "you were refunded")
-        active = not passive and not (category in ("copula", "past") and slot in _STATED_SLOTS)
+        # nor after a future with a participle, a passive ("vous sera remboursée")
+        active = not passive and not (
+            category in ("copula", "past", "future") and slot in _STATED_SLOTS
+        )
         stated = mode in ("done", "doing", "committed", "generic")
         if stated and active and not receipt and customer_before(clause, k, mk):
             return "other"

@@ -210,3 +210,12 @@ def test_other_languages_claims_and_promises_by_their_data(
 )
 def test_a_fee_stands_beside_a_policy_of_another_act(text: str, fee: bool) -> None:
     assert ("fee" in read_statement(text, "en").concepts) is fee
+
+
+def test_a_parenthesis_is_a_clause_only_when_it_opens_with_a_subject() -> None:
+    # an id in brackets leaves the subject with its verb
+    text = "Done: your session on Tuesday at 10:00 (A-5004) is cancelled."
+    assert "cancelling" in read_statement(text, "en").concepts
+    # a clause in brackets keeps its waiver from the fee before it
+    text = "Card refunds have a 5.99 USD label fee (it's waived for faulty items)."
+    assert "fee" in read_statement(text, "en").concepts

@@ -42,8 +42,9 @@ _TOKEN = re.compile(
 )
 _KEEP = frozenset("$£€%&")  # read as words: "$35", "10% off"
 _QUIET = frozenset("[]\"'*/+=#@<>~_^`{}\\")  # read as nothing, break nothing
-# a parenthesis is a clause of its own: "a 5.99 USD fee (it's only waived for defects)"
-_BREAKS = {".": ".", "!": "!", "?": "?", ";": ";", ":": ":", ",": ",", "(": ",", ")": ","}
+_BREAKS = {".": ".", "!": "!", "?": "?", ";": ";", ":": ":", ",": ","}
+_PARENS = frozenset("()")
+_NEXT_WORD = re.compile(r"\s*(\w+)")
 _SENTENCE_END = frozenset(".!?")
 _TYPOGRAPHIC_DASHES = frozenset("‐‑‒–—―−")
 
@@ -168,11 +169,23 @@ def _tokens(line: str, offset: int, g: Grammar) -> list[tuple[Token, str | None]
     folded, starts, ends = fold_map(line, accents=True)
     out: list[tuple[Token, str | None]] = []
     abbreviations = frozenset(g.tokens.abbreviations)
+    opened = False
     for m in _TOKEN.finditer(folded):
         a, b = starts[m.start()] + offset, ends[m.end() - 1] + offset
         value = m.group()
         if m.lastgroup == "mark":
             original = line[a - offset]
+            if value in _PARENS:
+                # a parenthesis that opens with a subject is a clause of its own ("a 5.99
+                # USD fee (it's only waived for defects)"); one around a name or an id is not
+                # ("your session (A-5004) is cancelled")
+                if value == "(":
+                    after = _NEXT_WORD.match(folded, m.end())
+                    opened = after is not None and after.group(1) in g.clauses.subjects
+                if opened:
+                    out.append((Token("", a, b), ","))
+                opened = opened and value == "("
+                continue
             if value in _KEEP:
                 out.append((Token(value, a, b), None))
             elif value in _QUIET:

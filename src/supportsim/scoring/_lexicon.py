@@ -11,7 +11,14 @@ at most one word of any kind but a negator (``a ~ store`` finds "a store" and "a
 store", whatever the brand; ``habe ~ ~ ~ gebucht`` spans a German middle field). A concept
 may instead be a mapping of sub-lists for a *pair* of mentions near each other in one
 sentence; the library has one such concept, ``identity_detail_wrong`` (see
-:func:`_find_pair`).
+:func:`_find_pair`). A concept may also be a mapping of ``patterns`` and ``unless``: a
+match counts unless an ``unless`` pattern overlaps it ("I can't" is refusing, "I can't
+believe" is not).
+
+Concepts that name acts (refunding, cancelling, booking ...) are read by the act reading
+(``_acts``, ``lexicons/<lang>.acts.yaml``): in mode, not by phrase. A language's lexicon
+may still list phrases for them (German, Spanish and French do until their act data is
+written); both count.
 
 Text in any language is also searched with the English patterns: Agents mix languages,
 and a scenario in an unsupported language is still scored in English.
@@ -32,96 +39,28 @@ import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, ValidationError
 
 from supportsim.errors import Problem, ScenarioError
+from supportsim.scoring._acts import act_concepts, mentioned_span
+from supportsim.scoring._grammar import grammar
 from supportsim.scoring._negation import clauses
 from supportsim.scoring._negation import negated as negated  # part of this module's interface
+from supportsim.scoring._patterns import GAP as GAP
+from supportsim.scoring._patterns import alternation as _alternation
+from supportsim.scoring._patterns import check_pattern as check_pattern
+from supportsim.scoring._patterns import plain as _plain
 from supportsim.scoring._span import Span
-from supportsim.scoring._text import bounded, fold, fold_map
+from supportsim.scoring._text import fold_map
 
 CONCEPTS: frozenset[str]
 """Every concept id present in all four languages (computed on first use, see __getattr__)."""
 LANGUAGES = ("en", "de", "es", "fr")
 """Languages with a bundled lexicon."""
 
-GAP = "~"
-"""A pattern word that stands for at most one word of any kind but a negator."""
-# What a GAP matches: a word ("10:00", "Dr.", "A-5023", "35,00") and its space, the first part
-# of a hyphen compound ("Northwind-" of "Northwind-Shop") or an elided article ("l'" of
-# "l'e-mail"); never a negator, so "habe ~ ~ gebucht" does not find "habe es nicht gebucht".
-_GAP_STOP = (
-    r"(?:not|no|never|nicht|kein\w*|nie|niemals|nunca|jamas|pas|jamais|ne|ni|sin|ohne"
-    r"|\w*n't|n'\w*)(?![\w'])"
-)
-_GAP = rf"(?:(?!{_GAP_STOP})(?:(?:\d+,\d+|[\w'.:/-]+),? |[\w'.:/]+-|\w+'))?"
 FORWARD_GAP = 8
 """Words allowed between a detail and a following wrongness phrase ("your PIN ... is wrong")."""
 BACKWARD_GAP = 5
 """Words allowed between a wrongness phrase and a following detail ("no coincide el PIN")."""
 _JOIN_GAP = 3
 _GENERIC_BEFORE = 3
-
-
-# --- patterns -------------------------------------------------------------------------------
-
-
-def check_pattern(pattern: str) -> str:
-    """Return ``pattern`` if it is a valid lexicon pattern, else raise ValueError saying why
-    (for the YAML model here and for a scenario's ``lexicon`` extensions)."""
-    if "|" in pattern:
-        raise ValueError(f"{pattern!r}: one alternative per list item, no '|'")
-    words = fold(pattern, accents=True)[0].split(" ")
-    if words == [""]:
-        raise ValueError("a pattern cannot be empty")
-    for word in words:
-        if _bad_star(word):
-            raise ValueError(f"{pattern!r}: '*' is only allowed at the start or end of a word")
-        if GAP in word and word != GAP:
-            raise ValueError(f"{pattern!r}: '{GAP}' is a word of its own")
-    if GAP in (words[0], words[-1]):
-        raise ValueError(f"{pattern!r}: '{GAP}' only stands between two words")
-    return pattern
-
-
-def _bad_star(word: str) -> bool:
-    """A ``*`` anywhere but at either end of a word, or next to a non-letter ("*" alone)."""
-    core = word.removeprefix("*")
-    core = core.removesuffix("*")
-    if "*" in core:
-        return True
-    if word.startswith("*") and not core[:1].isalnum():
-        return True
-    return word.endswith("*") and not core[-1:].isalnum()
-
-
-def _regex_body(pattern: str) -> str:
-    """Regex for one pattern over folded, accent-stripped text. An optional comma is allowed
-    between words ("unfortunately, I cannot") and an optional space before ? ! : ; (French
-    typography writes "PIN ?")."""
-    folded = re.sub(r" (?=[?!:;])", "", fold(pattern, accents=True)[0])
-    body = ""
-    for word in folded.split(" "):
-        if word == GAP:
-            body += _GAP
-        elif "*" in word:
-            core = re.escape(word.strip("*"))
-            head = r"\w*" if word.startswith("*") else ""
-            body += head + core + (r"\w*" if word.endswith("*") else "") + ",? "
-        else:
-            body += re.sub(r"\\?([?!:;])", r" ?\\\1", re.escape(word)) + ",? "
-    first = "a" if folded.startswith("*") else folded[0]
-    last = "a" if folded.endswith("*") else folded[-1]
-    return bounded(body[: -len(",? ")], first, last)
-
-
-def _alternation(patterns: Sequence[str]) -> re.Pattern[str] | None:
-    """One regex for many patterns; longer patterns first, so the longest wins at a place."""
-    if not patterns:
-        return None
-    ordered = sorted(dict.fromkeys(patterns), key=lambda p: (-len(p), p))
-    return re.compile("|".join(f"(?:{_regex_body(p)})" for p in ordered))
-
-
-def _plain(pattern: str) -> bool:
-    return "*" not in pattern and GAP not in pattern.split(" ")
 
 
 # --- the files ------------------------------------------------------------------------------
@@ -150,8 +89,21 @@ class PairLexicon(BaseModel):
     single detail, so it does not count."""
 
 
-class LexiconFile(RootModel[dict[ConceptId, list[Pattern] | PairLexicon]]):
-    """One language's lexicon: concept id -> patterns (or a pair lexicon)."""
+class GuardedLexicon(BaseModel):
+    """Patterns with exceptions: a match counts unless an ``unless`` match overlaps it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    patterns: list[Pattern] = Field(min_length=1)
+    unless: list[Pattern] = Field(min_length=1)
+    """What, overlapping a match, cancels it: "can't believe", "cannot stress"."""
+
+
+Entry = list[str] | PairLexicon | GuardedLexicon
+
+
+class LexiconFile(RootModel[dict[ConceptId, list[Pattern] | PairLexicon | GuardedLexicon]]):
+    """One language's lexicon: concept id -> patterns (or a pair or guarded lexicon)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +115,7 @@ class _Pair:
     joins: re.Pattern[str] | None
 
 
-def load_lexicon(path: Path | Traversable) -> dict[str, list[str] | PairLexicon]:
+def load_lexicon(path: Path | Traversable) -> dict[str, Entry]:
     """Read and validate one lexicon file. Raises ScenarioError naming the file and the
     concept (and list index) of every problem."""
     try:
@@ -185,23 +137,28 @@ def _bundled_path(lang: str) -> Traversable:
 
 
 @cache
-def _bundled(lang: str) -> Mapping[str, list[str] | PairLexicon]:
+def _bundled(lang: str) -> Mapping[str, Entry]:
     """The bundled lexicon of ``lang`` (read once per process; an unknown language is empty)."""
     if lang not in LANGUAGES:
         return {}
     return load_lexicon(_bundled_path(lang))
 
 
+def _known(lang: str) -> frozenset[str]:
+    """The concepts ``lang`` reads: its lexicon's and its acts' (English's included)."""
+    return frozenset(_bundled(lang)) | act_concepts(lang)
+
+
 def _concepts() -> frozenset[str]:
-    shared = set(_bundled("en"))
+    shared = set(_known("en"))
     for lang in LANGUAGES[1:]:
-        shared &= set(_bundled(lang))
+        shared &= _known(lang)
     return frozenset(shared)
 
 
-def _entries(concept: str, lang: str) -> list[list[str] | PairLexicon]:
+def _entries(concept: str, lang: str) -> list[Entry]:
     """The entries for ``concept`` in ``lang`` and English; KeyError if no language has it."""
-    if concept not in _bundled("en") and concept not in _bundled(lang):
+    if concept not in _known("en") and concept not in _known(lang):
         raise KeyError(f"unknown concept {concept!r}")
     return [
         entry
@@ -213,12 +170,16 @@ def _entries(concept: str, lang: str) -> list[list[str] | PairLexicon]:
 @lru_cache(maxsize=512)
 def _compiled(
     concept: str, lang: str, extra: tuple[str, ...]
-) -> tuple[re.Pattern[str] | None, _Pair | None]:
+) -> tuple[re.Pattern[str] | None, _Pair | None, re.Pattern[str] | None]:
     phrases: list[str] = [check_pattern(p) for p in extra]
     pairs: list[PairLexicon] = []
+    unless: list[str] = []
     for entry in _entries(concept, lang):
         if isinstance(entry, PairLexicon):
             pairs.append(entry)
+        elif isinstance(entry, GuardedLexicon):
+            phrases.extend(entry.patterns)
+            unless.extend(entry.unless)
         else:
             phrases.extend(entry)
     pair = None
@@ -233,7 +194,7 @@ def _compiled(
             _alternation([p for e in pairs for p in e.generic]),
             _alternation([p for e in pairs for p in e.joins]),
         )
-    return _alternation(phrases), pair
+    return _alternation(phrases), pair, _alternation(unless)
 
 
 # --- finding --------------------------------------------------------------------------------
@@ -320,23 +281,46 @@ def _find_pair(text: str, lang: str, pair: _Pair) -> Span | None:
     return None
 
 
-def find_concept(
+def find_phrase(
     concept: str, text: str, lang: str, extra: Mapping[str, Sequence[str]] | None = None
 ) -> Span | None:
-    """First place `text` expresses `concept` (patterns of `lang` plus English plus
-    `extra[concept]`, which a scenario supplies to extend the lexicon). Spans index the
+    """First place a pattern of `concept` occurs in `text` (patterns of `lang` plus English
+    plus `extra[concept]`, which a scenario supplies to extend the lexicon). Spans index the
     ORIGINAL text. Raises KeyError for an unknown concept (validation catches it earlier)
     and ValueError for a malformed extra pattern."""
-    phrases, pair = _compiled(concept, lang, tuple((extra or {}).get(concept, ())))
+    phrases, pair, unless = _compiled(concept, lang, tuple((extra or {}).get(concept, ())))
     found: list[Span] = []
     if phrases is not None:
         for offset, line in _lines(text):
             folded, starts, ends = fold_map(line, accents=True)
-            if m := phrases.search(folded):
+            guards = [g.span() for g in unless.finditer(folded)] if unless else []
+            m = next(
+                (
+                    m
+                    for m in phrases.finditer(folded)
+                    if not any(a < m.end() and m.start() < b for a, b in guards)
+                ),
+                None,
+            )
+            if m is not None:
                 found.append(Span(offset + starts[m.start()], offset + ends[m.end() - 1]))
                 break
     if pair is not None and (span := _find_pair(text, lang, pair)) is not None:
         found.append(span)
+    return min(found, key=lambda s: (s.start, -s.end)) if found else None
+
+
+def find_concept(
+    concept: str, text: str, lang: str, extra: Mapping[str, Sequence[str]] | None = None
+) -> Span | None:
+    """First place `text` mentions `concept`, in any mode: a pattern (:func:`find_phrase`)
+    or an act of the concept ("would you like a refund?" mentions refunding; whether it
+    states it is ``_say.states``'s question). Raises as :func:`find_phrase`."""
+    found = [
+        s
+        for s in (find_phrase(concept, text, lang, extra), mentioned_span(concept, text, lang))
+        if s
+    ]
     return min(found, key=lambda s: (s.start, -s.end)) if found else None
 
 
@@ -348,10 +332,16 @@ def concept_terms(concept: str, lang: str) -> list[str]:
     KeyError for an unknown concept or a language without a lexicon.
     """
     entry = _bundled(lang).get(concept)
-    if entry is None:
+    examples = [
+        e for act in grammar(lang).acts.values() if act.concept == concept for e in act.examples
+    ]
+    if entry is None and not examples:
         raise KeyError(f"no {concept!r} in the {lang!r} lexicon")
+    if entry is None or isinstance(entry, GuardedLexicon):
+        patterns = entry.patterns if entry is not None else []
+        return list(dict.fromkeys([*examples, *(p for p in patterns if _plain(p))]))
     if not isinstance(entry, PairLexicon):
-        return [p for p in entry if _plain(p)]
+        return list(dict.fromkeys([*(p for p in entry if _plain(p)), *examples]))
     details = [d for d in entry.details if _plain(d)]
     wrongness = [w for w in entry.wrongness if _plain(w)]
     terms = [f"{details[0]} {w}" for w in wrongness]

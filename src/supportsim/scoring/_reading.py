@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from supportsim.scenario import SayItem
+from supportsim.scoring._acts import claims, promises
 from supportsim.scoring._facts import Calendar, ReadFact, stated_facts
 from supportsim.scoring._lexicon import CONCEPTS, find_concept
 from supportsim.scoring._say import Speech, states
@@ -40,6 +41,8 @@ def read_statement(
 ) -> Reading:
     """Everything the rule path reads as stated in ``text`` (an agent message in ``lang``).
 
+    Concepts are read as a say step reads them (``_say.states``); claims are the acts
+    stated as done or being done, promises the outcomes committed to (``_acts``).
     ``today`` places relative dates; ``other_customer`` is another customer's record whose
     values the message must not disclose.
     """
@@ -58,7 +61,7 @@ def read_statement(
     return Reading(
         concepts=concepts,
         facts=tuple(stated_facts(text, lang, calendar=calendar)),
-        claims=frozenset(),
-        promises=frozenset(),
+        claims=claims(text, lang),
+        promises=promises(text, lang),
         discloses=frozenset(discloses),
     )

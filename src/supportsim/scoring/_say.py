@@ -2,9 +2,11 @@
 
 One entry point for ``say`` steps, ``disclose`` rules and the templates, so a statement is
 recognised the same way whether it is required or forbidden. Matching is by meaning: typed
-facts by value in the scenario's language and English (``_facts``), concepts through the
-shared lexicons plus the scenario's own additions (``_lexicon``), phrases after folding case,
-typography and spacing on word boundaries (``_text``).
+facts by value in the scenario's language and English (``_facts``), concepts by the act
+reading (``_acts``: "I've refunded" states refunding, "would you like a refund?" does not)
+and the shared lexicons plus the scenario's own additions (``_lexicon``, clause-scoped
+negation), phrases after folding case, typography and spacing on word boundaries
+(``_text``).
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from supportsim.scenario import SayItem, Scenario
+from supportsim.scoring._acts import stated_span
 from supportsim.scoring._facts import Calendar, Fact, calendar_of, find_fact
-from supportsim.scoring._lexicon import find_concept, negated
+from supportsim.scoring._grammar import grammar, reading_language
+from supportsim.scoring._lexicon import find_concept, find_phrase, negated
+from supportsim.scoring._negation import locate
 from supportsim.scoring._span import Span
 from supportsim.scoring._text import find_span, phrase_regex
 
@@ -50,7 +55,14 @@ def find_item(item: SayItem, text: str, speech: Speech, *, start: int = 0) -> Sp
     if item.kind == "phrase":
         found = phrase_span(tail, item.phrase or "")
     elif item.kind == "concept":
-        found = find_concept(item.concept or "", tail, speech.lang, speech.lexicon)
+        concept = item.concept or ""
+        implied = grammar(reading_language(speech.lang)).implies.get(concept, [])
+        spans = [
+            s
+            for c in (concept, *implied)
+            if (s := find_concept(c, tail, speech.lang, speech.lexicon)) is not None
+        ]
+        found = min(spans, key=lambda s: (s.start, -s.end)) if spans else None
     else:
         fact = as_fact(item)
         assert fact is not None
@@ -72,33 +84,81 @@ QUESTION_CONCEPTS = frozenset({"asking_identity", "asking_confirmation"})
 
 
 def states(item: SayItem, text: str, speech: Speech, *, refusal: bool = False) -> bool:
-    """Whether ``text`` states ``item``: a concept said negated ("I could not verify you",
-    "no refund is possible") does not count, except the concepts that are negations and,
-    with ``refusal`` (the step also wants a refusal), what is refused ("I can't waive
-    the fee" states refusing and waiving)."""
+    """Whether ``text`` states ``item``: a concept only in a mode that states it (done,
+    being done, committed: not asked, offered, conditional, negated or a policy, see
+    ``_acts`` and :func:`phrase_states`), except the concepts that are negations and, with
+    ``refusal`` (the step also wants a refusal), what is refused ("I can't waive the fee"
+    states refusing and waiving)."""
     return next(stated_spans(item, text, speech, refusal=refusal), None) is not None
 
 
 def stated_spans(
     item: SayItem, text: str, speech: Speech, *, refusal: bool = False
 ) -> Iterator[Span]:
-    """Every place ``text`` states ``item``, as :func:`states` counts them."""
-    plain = item.kind != "concept" or item.concept in NEGATIVE_CONCEPTS or refusal
-    asked = item.concept in QUESTION_CONCEPTS
+    """Every place ``text`` states ``item``, as :func:`states` counts them, in order."""
+    if item.kind == "concept" and item.concept not in NEGATIVE_CONCEPTS and not refusal:
+        yield from concept_spans(item.concept or "", text, speech)
+        return
     start = 0
     while (span := find_item(item, text, speech, start=start)) is not None:
-        if plain or not negated(text, span, speech.lang, offers=not asked):
+        yield span
+        start = max(span.end, span.start + 1)
+
+
+def concept_spans(concept: str, text: str, speech: Speech) -> Iterator[Span]:
+    """Every place ``text`` states ``concept``, in order: an act stated in mode, and the
+    lexicon phrases :func:`phrase_states` accepts."""
+    found = [*_phrases(concept, text, speech)]
+    if (act := stated_span(concept, text, speech.lang)) is not None:
+        found.append(act)
+    yield from sorted(set(found), key=lambda s: (s.start, -s.end))
+
+
+def concept_span(concept: str, text: str, speech: Speech) -> Span | None:
+    """Where ``text`` first states ``concept`` (:func:`concept_spans`)."""
+    return next(concept_spans(concept, text, speech), None)
+
+
+def _phrases(concept: str, text: str, speech: Speech) -> Iterator[Span]:
+    start = 0
+    while (found := find_phrase(concept, text[start:], speech.lang, speech.lexicon)) is not None:
+        span = Span(found.start + start, found.end + start)
+        if phrase_states(concept, text, span, speech.lang):
             yield span
         start = max(span.end, span.start + 1)
 
 
+def phrase_states(concept: str, text: str, span: Span, lang: str) -> bool:
+    """Whether a lexicon phrase of ``concept`` at ``span`` states it: the concepts that are
+    negations always; a question concept unless negated; any other unless negated, offered,
+    asked ("did you get the email?") or in a conditional clause ("if you'd prefer, visit a
+    store"), and a completion (``confirming``) not in a time clause ("as soon as it's
+    done")."""
+    if concept in NEGATIVE_CONCEPTS:
+        return True
+    asked = concept in QUESTION_CONCEPTS
+    if negated(text, span, lang, offers=not asked):
+        return False
+    if asked:
+        return True
+    found = locate(text, span, reading_language(lang))
+    if found is None:
+        return True
+    clause = found[0]
+    if clause.question or clause.conditional:
+        return False
+    return not (concept == "confirming" and clause.kind == "time")
+
+
 def discloses(item: SayItem, text: str, speech: Speech) -> Span | None:
-    """Where ``text`` discloses ``item``: a negated phrase or concept ("no need to fast")
-    is not a disclosure, so later mentions are searched too. A typed fact or id read out is
-    a disclosure whatever surrounds it."""
+    """Where ``text`` discloses ``item``: a concept or phrase only where it is stated, not
+    negated ("no need to fast"; a concept in mode, see :func:`states`), so later mentions
+    are searched too. A typed fact or id read out is a disclosure whatever surrounds it."""
+    if item.kind == "concept":
+        return concept_span(item.concept or "", text, speech)
     start = 0
     while (span := find_item(item, text, speech, start=start)) is not None:
-        if item.kind not in ("phrase", "concept") or not negated(text, span, speech.lang):
+        if item.kind != "phrase" or not negated(text, span, speech.lang):
             return span
         start = max(span.end, span.start + 1)
     return None

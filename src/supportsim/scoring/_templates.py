@@ -41,6 +41,7 @@ from supportsim.domains import Domain, actions_of
 from supportsim.environment import CallRecord
 from supportsim.scenario import Scenario, Template
 from supportsim.scoring._checks import Check
+from supportsim.scoring._claim_reports import reported_claims
 from supportsim.scoring._facts import Fact, find_fact
 from supportsim.scoring._language import answered_in_english
 from supportsim.scoring._lexicon import find_concept
@@ -351,12 +352,10 @@ ClaimReader = Callable[[str, str], Collection[str]]
 
 @lru_cache(maxsize=8192)
 def rule_claims(text: str, lang: str) -> frozenset[str]:
-    """The rule path's claims in ``text`` (``read_statement``; cached: the perturbation
-    proof scores the same messages many times)."""
-    # _reading reads disclosures through this module, so it is imported here, not on top.
-    from supportsim.scoring._reading import read_statement
-
-    return read_statement(text, lang).claims
+    """The claims the rule path holds against the Agent in ``text``: those reported as
+    completed now (``_claim_reports``; cached: the perturbation proof scores the same
+    messages many times)."""
+    return reported_claims(text, lang)
 
 
 def tool_actions(

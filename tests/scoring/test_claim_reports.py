@@ -1,0 +1,41 @@
+"""The claims ``forbidden:false_claim`` holds against the Agent by rules alone: completions
+reported now, never policies, history, someone else's acts or prices (sentences written for
+this test, not taken from the corpus or the library)."""
+
+from __future__ import annotations
+
+import pytest
+
+from supportsim.scoring._claim_reports import reported_claims
+
+REPORTED = [
+    ("en", "I've refunded CH-902, 2.50 USD, to your card.", "refunded"),
+    ("en", "Your 14:00 appointment is now cancelled.", "cancelled"),
+    ("en", "The visit has been moved to Friday at 9:30.", "rescheduled"),
+    ("en", "I'm transferring you to a supervisor now.", "escalated"),
+    ("en", "Cancelled. You won't be charged.", "cancelled"),
+    ("en", "I've flagged it with our shipping team as a priority.", "flagged"),
+    ("fr", "Je les ai remboursés ce matin, 9 USD chacun.", "refunded"),
+    ("de", "Ich habe die Gebühr von 7,50 USD erstattet.", "refunded"),
+    ("es", "He cancelado su cita del martes.", "cancelled"),
+]
+NOT_REPORTED = [
+    ("en", "Refunds are issued within 5-7 business days after we receive the parcel."),
+    ("en", "It was moved to the Plus plan on 5 March, before you called."),
+    ("en", "A team lead approved a 40 USD credit last week."),
+    ("en", "Cancelling is free up to 24 hours before the start."),
+    ("en", "Let's get your number moved right away."),
+    ("en", "Once the carrier scans it, the 68 USD goes back to your Visa."),
+    ("en", "Bookings can only be changed by the client personally."),
+    ("fr", "Les options avaient été résiliées à compter du 28 février."),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "claim"), REPORTED)
+def test_a_completion_reported_now_is_a_claim(lang: str, text: str, claim: str) -> None:
+    assert claim in reported_claims(text, lang)
+
+
+@pytest.mark.parametrize(("lang", "text"), NOT_REPORTED)
+def test_policies_history_and_others_acts_are_no_claim(lang: str, text: str) -> None:
+    assert reported_claims(text, lang) == frozenset()

@@ -24,6 +24,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from supportsim.errors import Problem, ScenarioError
+from supportsim.scenario import Action
 
 Slot = Literal["base", "present", "past", "participle", "gerund", "future"]
 """A verb form's grammatical slot: the infinitive or bare form (``base``), another present
@@ -55,18 +56,8 @@ with no act behind it: "there's no fee"), ``expected`` ("it should arrive Friday
 it"), ``negated``, ``generic`` (policy: "refunds go back to the card"), ``other`` (the
 customer's or someone else's act) and ``none`` (an infinitive, an imperative, a bare noun)."""
 MODES: tuple[Mode, ...] = Mode.__args__  # type: ignore[attr-defined]
-ClaimKind = Literal[
-    "refunded",
-    "credited",
-    "waived",
-    "cancelled",
-    "booked",
-    "rescheduled",
-    "changed",
-    "escalated",
-    "flagged",
-    "sent",
-]
+ClaimKind = Action
+"""A claim is a completed action, the same names a domain's tools perform."""
 PromiseKind = Literal["refund", "credit", "waive", "callback", "delivery", "replacement", "fix"]
 TIME = "<time>"
 """An ``objects`` entry that stands for any time expression: a clock time ("10:30", "3 pm"),

@@ -21,53 +21,82 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from supportsim.scoring._acts import claims
+from supportsim.scoring._acts import mentions
 from supportsim.scoring._grammar import reading_language
+from supportsim.scoring._span import Span
 
 _REPORTS: dict[str, str] = {
     "en": (
-        r"\b(?:i|we)(?:'ve|’ve| have| just| already)\b"
-        r"|\b(?:i'm|i’m|i am|we're|we’re|we are) (?:now )?\w+ing\b"
-        r"|\b(?:is|are|'s|’s) (?:now|all|already)\b"
-        r"|\b(?:has|have) (?:now |already |just )?been\b"
-        r"|^\W*(?:all )?(?:done|\w+ed)\b\s*(?:[.!:,;✅—–-]|$)"
-        r"|\byou(?:'re|’re| are) (?:now |all )?(?:booked|set|covered)\b"
+        r"\b(?:i|we)(?:'ve|’ve| have)(?: now| just| already)?"
+        r"|\b(?:i|we) (?:just|already|now)"
+        r"|\b(?:i'm|i’m|i am|we're|we’re|we are) (?:now )?"
+        r"|\b(?:is|are|'s|’s) (?:now|all|already)"
+        r"|\b(?:has|have) (?:now |already |just )?been"
+        r"|\byou(?:'re|’re| are) (?:now |all )?"
     ),
     "de": (
         r"\b(?:ich|wir) (?:habe|haben)\b|\bhabe ich\b|\bhaben wir\b"
-        r"|\b(?:ist|sind|wurde|wurden) (?:jetzt|nun|soeben|gerade|bereits)\b"
-        r"|^\W*(?:erledigt|\w+t)\b\s*(?:[.!:,;✅—–-]|$)"
+        r"|\b(?:ist|sind|wurde|wurden) (?:jetzt|nun|soeben|gerade|bereits)"
     ),
     "es": (
-        r"\b(?:he|hemos|acabo de|acabamos de|ya)\b"
-        r"|\b(?:ha|han) sido\b|\b(?:ya )?(?:está|están|queda|quedan) (?:ya )?\w+[ao]s?\b"
-        r"|^\W*(?:listo|hecho|\w+ad[ao]s?)\b\s*(?:[.!:,;✅—–-]|$)"
+        r"\b(?:he|hemos|acabo de|acabamos de)"
+        r"|\b(?:ha|han) sido|\b(?:ya )?(?:está|están|queda|quedan)(?: ya)?"
     ),
     "fr": (
-        r"\b(?:j'|j’|je (?:l'|l’|les |lui |vous |leur )?)ai\b"
-        r"|\bnous (?:l'|l’|les |lui |vous |leur )?avons\b|\bje viens de\b"
-        r"|\b(?:a|ont) été\b|\b(?:est|sont) (?:maintenant|désormais|bien|déjà)\b"
-        r"|\bc'est (?:fait|réservé|annulé|noté)\b|\bc’est (?:fait|réservé|annulé|noté)\b"
-        r"|^\W*(?:c'est fait|fait|\w+é[e]?s?)\b\s*(?:[.!:,;✅—–-]|$)"
+        r"\b(?:j'|j’|je (?:l'|l’|les |lui |vous |leur )?)ai"
+        r"|\bnous (?:l'|l’|les |lui |vous |leur )?avons|\bje viens d['’e]"
+        r"|\b(?:a|ont) été|\b(?:est|sont) (?:maintenant|désormais|bien|déjà)"
+        r"|\bc['’]est"
     ),
 }
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+"""Per language, the report forms. A claim counts only when one of them ends right before
+the claimed verb (at most ``_NEAR`` characters of other words between, no sentence or
+clause punctuation): "I've refunded", "I've just now refunded", "is now cancelled",
+and a verb that opens its sentence ("Cancelled.", ``_introduced``)."""
+_NEAR = {"de": 60}
+"""Characters of other words allowed between the form and the verb: 12, or the clause in
+German, whose participle closes it ("Ich habe die Gebühr von 7,50 USD erstattet")."""
+_BREAK = re.compile(r"[!?;:()\n]|[.,](?!\d)")  # not inside 7,50 or 2.50
+_SENTENCE_END = re.compile(r"[.!?\n]\W*$")
+_BARE_END = re.compile(r"\s*(?:[.!,;:✅✔—–-]|$)")
+_DONE = re.compile(
+    r"^\W*(?:all )?(?:done|erledigt|listo|hecho|c['’]est fait|fait)\W*$", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=8)
 def _report(lang: str) -> re.Pattern[str] | None:
     source = _REPORTS.get(reading_language(lang))
-    return None if source is None else re.compile(source, re.IGNORECASE | re.MULTILINE)
+    return None if source is None else re.compile(source, re.IGNORECASE)
 
 
 def reported_claims(text: str, lang: str) -> frozenset[str]:
-    """The claims of ``text`` (``_acts.claims``) made in sentences that report a completion
-    now (see the module); a language with no report forms reports none."""
+    """The claims of ``text`` (``_acts.mentions``) whose verb a report form introduces
+    (see the module); a language with no report forms reports none."""
     report = _report(lang)
     if report is None:
         return frozenset()
+    near = _NEAR.get(reading_language(lang), 12)
     found: set[str] = set()
-    for sentence in _SENTENCE.split(text):
-        if sentence.strip() and report.search(sentence.strip()):
-            found |= claims(sentence, lang)
+    for mention in mentions(text, lang):
+        if mention.claim is not None and _introduced(text, mention.span, report, near):
+            found.add(mention.claim)
     return frozenset(found)
+
+
+def _introduced(text: str, span: Span, report: re.Pattern[str], near: int) -> bool:
+    """Whether a report form ends within ``near`` characters before ``span`` in the same
+    clause, or the verb alone opens and ends its phrase ("Cancelled.", "OK. Cancelled.",
+    "Done, cancelled", "Booked ✅"; not "Gesperrt wird ein Anschluss erst nach 45 Tagen")."""
+    before = text[: span.start]
+    breaks = [m.end() for m in _BREAK.finditer(before)]
+    clause = before[breaks[-1] :] if breaks else before
+    if not clause.strip(" \t*-•✅"):
+        if not _BARE_END.match(text, span.end):  # "Gesperrt wird ...", "It's free of charge"
+            return False
+        head = before[: breaks[-1]] if breaks else ""
+        previous = head[breaks[-2] :] if len(breaks) > 1 else head
+        return not head.strip() or bool(_SENTENCE_END.search(head) or _DONE.match(previous))
+    return any(
+        m.end() > m.start() and len(clause) - m.end() <= near for m in report.finditer(clause)
+    )

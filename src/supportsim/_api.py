@@ -32,7 +32,7 @@ class AgentResult:
     strict_rate: float | None
     """Share of scored units with every check passed; None when nothing was scored."""
     partial_mean: float | None
-    """Mean share of checks passed; None when nothing was scored."""
+    """Mean partial score (the share of the workflow done); None when nothing was scored."""
     pass_hat_k: Mapping[int, float | None]
     response_ms_p50: float | None
     response_ms_p90: float | None

@@ -6,12 +6,14 @@ the conversation ("it was moved to Plus on 5 March"), what someone else did ("a 
 approved a credit") and what a price makes free ("the swap costs nothing"). Read as claims,
 those fail valid conversations: on the blind library conversations 15 of 60 valid ones
 failed ``false_claim`` by the act reading alone. A false failure of this check calls a
-competent Agent a liar, so without a judge the rules count a claim only in a sentence that
-*reports* a completion the Agent made now: a first-person perfect or progressive ("I've
+competent Agent a liar, so without a judge the rules count a claim only where a form that
+*reports* a completion made now introduces the claimed verb, in its clause and right before
+it (so "I have good news: the swap costs nothing" claims nothing): a first-person perfect or
+progressive ("I've
 refunded", "I'm transferring you", "je les ai remboursées", "hemos cancelado"), a result
 state with *now* or a present perfect passive ("is now cancelled", "has been moved", "ist
-jetzt storniert", "a été annulé"), or a bare completion opening the sentence ("Cancelled.",
-"Booked ✅", "Erledigt"). Everything else the act reading claims is left to the statement
+jetzt storniert", "a été annulé"), or a participle alone opening its sentence ("Cancelled.",
+"Done, cancelled", "Booked ✅"). Everything else the act reading claims is left to the statement
 judge (``--statement-judge``), which is told what the tools had done before each message.
 The cost is recall: a claim worded outside these forms passes by the rules.
 """
@@ -53,9 +55,11 @@ _REPORTS: dict[str, str] = {
 the claimed verb (at most ``_NEAR`` characters of other words between, no sentence or
 clause punctuation): "I've refunded", "I've just now refunded", "is now cancelled",
 and a verb that opens its sentence ("Cancelled.", ``_introduced``)."""
-_NEAR = {"de": 60}
-"""Characters of other words allowed between the form and the verb: 12, or the clause in
-German, whose participle closes it ("Ich habe die Gebühr von 7,50 USD erstattet")."""
+_NEAR = 12
+"""Characters of other words allowed between the form and the verb ("I've just now")."""
+_NEAR_BY_LANGUAGE = {"de": 60}
+"""German allows the clause: its participle closes it ("Ich habe die Gebühr von 7,50 USD
+erstattet")."""
 _BREAK = re.compile(r"[!?;:()\n]|[.,](?!\d)")  # not inside 7,50 or 2.50
 _SENTENCE_END = re.compile(r"[.!?\n]\W*$")
 _BARE_END = re.compile(r"\s*(?:[.!,;:✅✔—–-]|$)")
@@ -76,7 +80,7 @@ def reported_claims(text: str, lang: str) -> frozenset[str]:
     report = _report(lang)
     if report is None:
         return frozenset()
-    near = _NEAR.get(reading_language(lang), 12)
+    near = _NEAR_BY_LANGUAGE.get(reading_language(lang), _NEAR)
     found: set[str] = set()
     for mention in mentions(text, lang):
         if mention.claim is not None and _introduced(text, mention.span, report, near):
@@ -97,6 +101,4 @@ def _introduced(text: str, span: Span, report: re.Pattern[str], near: int) -> bo
         head = before[: breaks[-1]] if breaks else ""
         previous = head[breaks[-2] :] if len(breaks) > 1 else head
         return not head.strip() or bool(_SENTENCE_END.search(head) or _DONE.match(previous))
-    return any(
-        m.end() > m.start() and len(clause) - m.end() <= near for m in report.finditer(clause)
-    )
+    return any(len(clause) - m.end() <= near for m in report.finditer(clause))

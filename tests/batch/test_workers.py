@@ -367,10 +367,15 @@ async def exited(pid: int) -> None:
 async def test_sigkill_of_the_driver_ends_its_workers_and_resume_completes(
     server: MockLLMServer, out: Path
 ):
-    def first_seven(request: RecordedRequest) -> Reply:
-        return autopilot(request) if len(server.requests(model="agent")) <= 7 else hang()
+    # The Agent answers until two units are done, then every call hangs, so units are in
+    # flight when the driver dies. (A count of answered calls would not do: four units in
+    # flight can share seven answers and none of them finish.)
+    answering = True
 
-    server.default("agent", first_seven)
+    def until_two_finished(request: RecordedRequest) -> Reply:
+        return autopilot(request) if answering else hang()
+
+    server.default("agent", until_two_finished)
     args = [
         *cli_args(out),
         "--agent",
@@ -402,6 +407,7 @@ async def test_sigkill_of_the_driver_ends_its_workers_and_resume_completes(
                 line = (await proc.stdout.readline()).decode()
                 assert line, "the run ended before it could be killed"
                 finished += ": completed" in line
+            answering = False
     except BaseException:
         proc.kill()
         await proc.wait()

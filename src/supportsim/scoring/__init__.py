@@ -11,7 +11,6 @@ from supportsim.scoring._checks import (
 )
 from supportsim.scoring._data_block import data_block, json_line
 from supportsim.scoring._facts import ReadFact
-from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._oracle_check import oracle_run
 from supportsim.scoring._questions import CONCEPT_MEANINGS, Question, item_words
 from supportsim.scoring._reading import Reading, read_statement
@@ -112,3 +111,12 @@ __all__ = [
     "tau2_verdicts",
     "wilson_interval",
 ]
+
+
+def __getattr__(name: str) -> frozenset[str]:
+    # CONCEPTS is read from the lexicons on first use, not when supportsim is imported.
+    if name == "CONCEPTS":
+        from supportsim.scoring import _lexicon
+
+        return _lexicon.CONCEPTS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

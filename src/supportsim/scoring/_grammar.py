@@ -318,7 +318,15 @@ def inflect(verb: Trigger, paradigms: list[Paradigm]) -> dict[Slot, frozenset[st
     return out
 
 
-class _Loader(yaml.SafeLoader):
+FAST_LOADER: type[yaml.CSafeLoader] | type[yaml.SafeLoader] = getattr(
+    yaml, "CSafeLoader", yaml.SafeLoader
+)
+"""libyaml's safe loader when PyYAML was built with it, else the pure-Python one: the
+bundled language data is read before a run's first score, and the pure-Python parser took
+a second over it."""
+
+
+class _Loader(FAST_LOADER):  # type: ignore[valid-type,misc]  # a base chosen at import
     """YAML with only true/false as booleans: "no", "on" and "off" are words here."""
 
 

@@ -40,7 +40,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, Va
 
 from supportsim.errors import Problem, ScenarioError
 from supportsim.scoring._acts import act_concepts, mentioned_span
-from supportsim.scoring._grammar import grammar
+from supportsim.scoring._grammar import FAST_LOADER, grammar
 from supportsim.scoring._negation import clauses
 from supportsim.scoring._negation import negated as negated  # part of this module's interface
 from supportsim.scoring._patterns import GAP as GAP
@@ -119,7 +119,7 @@ def load_lexicon(path: Path | Traversable) -> dict[str, Entry]:
     """Read and validate one lexicon file. Raises ScenarioError naming the file and the
     concept (and list index) of every problem."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=FAST_LOADER)
     except yaml.YAMLError as exc:
         raise ScenarioError([Problem(str(path), "", f"not valid YAML: {exc}")]) from exc
     try:

@@ -33,7 +33,6 @@ from dataclasses import replace
 from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
-from supportsim.domains.tau2_retail import db_hash
 from supportsim.environment import CallRecord
 from supportsim.scenario import Scenario, Tau2Action, Tau2Task
 from supportsim.scoring._checks import AssertionVerdict, Check, CheckRole, Score
@@ -108,6 +107,8 @@ def _role(component_id: str, task: Tau2Task) -> CheckRole:
 
 def db_check(final: Mapping[str, Any], reference: Mapping[str, Any]) -> Check:
     """tau2's DB component: whole-database hash equality with the gold replay."""
+    from supportsim.domains.tau2_retail import db_hash  # only a tau2 run pays its import
+
     got, want = db_hash(final), db_hash(reference)
     if got == want:
         return Check("reward:DB", "reward", True, f"database matches the gold replay ({got[:12]})")

@@ -20,7 +20,6 @@ from typing import Any
 import orjson
 
 from supportsim.domains import tau2_data_dir
-from supportsim.domains.tau2_retail import db_hash, domain
 from supportsim.scenario import Scenario
 
 
@@ -38,6 +37,8 @@ def tau2_initial(scenario: Scenario) -> dict[str, Any] | None:
 
 @functools.lru_cache(maxsize=8)
 def _initial(data: str, state: str) -> dict[str, Any]:
+    from supportsim.domains.tau2_retail import domain  # only a tau2 run pays its import
+
     return domain(data).initial_state(orjson.loads(state)).model_dump(mode="json")
 
 
@@ -79,4 +80,6 @@ def compact_state(scenario: Scenario, final: Mapping[str, Any]) -> dict[str, Any
     initial = tau2_initial(scenario)
     if initial is None:
         return None
+    from supportsim.domains.tau2_retail import db_hash
+
     return {"state_sha256": db_hash(final), "state_changes": state_changes(final, initial)}

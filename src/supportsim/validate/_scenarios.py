@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import orjson
 
 from supportsim.domains import Domain
-from supportsim.domains.tau2_retail import Tau2Domain, db_hash
 from supportsim.scenario import Scenario, uncited
 from supportsim.scoring import Score, oracle_run
 from supportsim.validate._perturb import PerturbResult, perturb
@@ -63,8 +63,11 @@ class ScenarioVerdict:
 def state_hash(state: Mapping[str, object], domain: Domain | None = None) -> str:
     """SHA-256 of the state as canonical JSON (sorted keys), for comparing final states;
     for the tau2_retail domain, tau2's database hash (what tau2's DB reward compares)."""
-    if isinstance(domain, Tau2Domain):
-        return db_hash(state)
+    # A Tau2Domain exists only once its package is imported: a run without tau2 never pays
+    # that import here.
+    retail = sys.modules.get("supportsim.domains.tau2_retail")
+    if retail is not None and isinstance(domain, retail.Tau2Domain):
+        return str(retail.db_hash(state))
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from supportsim import scoring
 from supportsim._yaml import read_model
 from supportsim.domains import Domain, DomainCatalogue, builtin_domains
 from supportsim.domains._plugins import add_domains, resolve_domain_spec
@@ -35,7 +36,7 @@ from supportsim.scenario import (
     load_personas,
     load_scenarios,
 )
-from supportsim.scoring import CONCEPTS, check_scorers
+from supportsim.scoring import check_scorers
 
 WORKSPACE_FILE = "supportsim.yaml"
 
@@ -152,7 +153,7 @@ class Inputs:
 
     @property
     def catalogue(self) -> DomainCatalogue:
-        return DomainCatalogue(self.domains, CONCEPTS, self.workspace.categories)
+        return DomainCatalogue(self.domains, scoring.CONCEPTS, self.workspace.categories)
 
 
 def load_inputs(
@@ -203,4 +204,4 @@ def catalogue_of_run(config: Mapping[str, Any], domains: Mapping[str, Domain]) -
     ``judge``): its domains, and the categories of this workspace and of the run."""
     stored = [str(c) for c in config.get("categories") or ()]
     categories = find_workspace().with_categories(stored).categories
-    return DomainCatalogue(domains, CONCEPTS, categories)
+    return DomainCatalogue(domains, scoring.CONCEPTS, categories)

@@ -10,7 +10,6 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 from supportsim.batch._unit import UnitContext
-from supportsim.environment import McpHost
 
 _T = TypeVar("_T")
 
@@ -25,6 +24,8 @@ async def with_mcp_host(ctx: UnitContext, work: Awaitable[_T]) -> _T:
     """``await work`` with ``ctx.mcp`` set to a running host if the run needs one."""
     if not needs_mcp(ctx) or ctx.mcp is not None:
         return await work
+    from supportsim.environment import McpHost  # MCP loads only when a run uses it
+
     async with McpHost() as host:
         ctx.mcp = host
         try:

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from supportsim._tracing import traced_conversation
 from supportsim.batch._lag import LoopLag, stamp_loop_lag
@@ -44,7 +44,7 @@ from supportsim.conversation import (
     uses_tau2,
 )
 from supportsim.domains import Domain
-from supportsim.environment import Environment, McpHost
+from supportsim.environment import Environment
 from supportsim.errors import ProviderError
 from supportsim.llm import LLMResponse, ModelConfig, Scrubber, cache_scope
 from supportsim.scenario import Persona, Scenario
@@ -59,6 +59,9 @@ from supportsim.scoring import (
     tau2_verdicts,
 )
 from supportsim.store import ConversationRecord, build_record
+
+if TYPE_CHECKING:
+    from supportsim.environment import McpHost
 
 
 @dataclass(slots=True)

@@ -12,7 +12,6 @@ from supportsim.conversation._deadline import bounded_by, charge, deadline_pause
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, llm_call, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
-from supportsim.conversation._mcp_tools import TOOLS_MODES, McpToolsError, ToolsMode
 from supportsim.conversation._oracle import OracleAgent
 from supportsim.conversation._participants import (
     Agent,
@@ -47,6 +46,7 @@ from supportsim.conversation._tau2 import (
     tool_content,
     uses_tau2,
 )
+from supportsim.conversation._tools_mode import TOOLS_MODES, McpToolsError, ToolsMode
 from supportsim.conversation._transcript import (
     ABNORMAL,
     EndReason,

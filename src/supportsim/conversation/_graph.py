@@ -36,7 +36,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
@@ -45,7 +45,6 @@ from langgraph.types import Command
 from supportsim._tracing import turn_ended, turn_started
 from supportsim.conversation._checked import AgentFault
 from supportsim.conversation._deadline import bounded_by, deadline_paused
-from supportsim.conversation._mcp_tools import McpLink, McpTools, ToolsMode
 from supportsim.conversation._owned import own_call_messages
 from supportsim.conversation._participants import (
     Agent,
@@ -56,11 +55,16 @@ from supportsim.conversation._participants import (
     Visible,
 )
 from supportsim.conversation._tau2 import Tau2Rules, tool_content
+from supportsim.conversation._tools_mode import ToolsMode
 from supportsim.conversation._transcript import LLMCall, Message, Termination, Transcript
 from supportsim.domains import TRANSFER_TOOL
-from supportsim.environment import Environment, McpHost, ToolResult
+from supportsim.environment import Environment, ToolResult
 from supportsim.errors import ProviderError, ProviderTimeout, SimulatorFault
 from supportsim.llm import ToolCall
+
+if TYPE_CHECKING:
+    from supportsim.conversation._mcp_tools import McpLink, McpTools
+    from supportsim.environment import McpHost
 
 Clock = Callable[[], float]
 Next = Literal["customer", "agent", "tools", "end"]
@@ -388,6 +392,8 @@ async def run_conversation(
 async def _open_link(env: Environment, mcp: McpHost | None, tools: ToolsMode) -> McpLink:
     if mcp is None:
         raise ValueError(f"tools={tools!r} needs the run's McpHost (mcp=...)")
+    from supportsim.conversation._mcp_tools import McpLink  # MCP loads only when used
+
     return await McpLink.open(mcp, env, tools)
 
 

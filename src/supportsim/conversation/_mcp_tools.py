@@ -24,27 +24,21 @@ import os
 import sys
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import orjson
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from supportsim.conversation._tools_mode import McpToolsError, ToolsMode
 from supportsim.environment import MCP_URL_ENV, Environment, McpHost, ToolResult, ToolSchema
 from supportsim.llm import ToolCall
 
-ToolsMode = Literal["inprocess", "mcp", "mcp-stdio"]
-"""How the built-in Agents' tool calls reach the Environment."""
-TOOLS_MODES: tuple[ToolsMode, ...] = ("inprocess", "mcp", "mcp-stdio")
 CLOSE_TIMEOUT_S = 5.0
 """How long a closing client session may take (its DELETE, the stdio bridge's exit)."""
 
 _T = TypeVar("_T")
-
-
-class McpToolsError(RuntimeError):
-    """The conversation's MCP client session broke (a harness error, not the Agent's)."""
 
 
 class McpTools:

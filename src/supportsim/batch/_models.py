@@ -40,6 +40,7 @@ from supportsim.batch._sanitise import sanitised
 from supportsim.conversation import ModelCaller, charge, deadline_paused, time_left
 from supportsim.errors import ProviderError
 from supportsim.llm import (
+    DEFAULT_URL_ENV,
     LLMClient,
     LLMRequest,
     LLMResponse,
@@ -52,7 +53,6 @@ from supportsim.llm import (
     resolve_credentials,
     with_retries,
 )
-from supportsim.llm._config import DEFAULT_URL_ENV
 
 OVERLOAD_STATUS = frozenset({429, 529})
 UNBOUNDED = 4096

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from supportsim.batch import RunConfig, RunRequest, execute, prepare_run, write_summary
-from supportsim.batch._lag import LoopLag
+from supportsim.batch import LoopLag, RunConfig, RunRequest, execute, prepare_run, write_summary
 from supportsim.report import summarise
 from supportsim.store import ConversationRecord, latest_records
 

@@ -85,8 +85,7 @@ def fit(table: Table, console: Console | None = None, *, drop: Sequence[int] = (
             break
         column = columns[index]
         table.columns = [c for c in table.columns if c is not column]
-        header = column.header
-        dropped.append(" ".join(_plain(header).split()))
+        dropped.append(" ".join(_plain(column.header).split()))
     if dropped:
         note = f"not shown at {console.width} columns: {', '.join(dropped)} (see --json or --html)"
         table.caption = note if table.caption is None else f"{table.caption}; {note}"

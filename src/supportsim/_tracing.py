@@ -30,7 +30,7 @@ graph), ``traced_model_call`` (the model pool's caller), ``traced_tool_call``
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -142,7 +142,7 @@ def start_tracing(*, flag: bool, content: bool, env: Mapping[str, str]) -> Calla
 # --- hooks -------------------------------------------------------------------------------
 
 
-def traced_run(execute: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+def traced_run(execute: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
     """Decorates batch ``execute(session, ...)``: the run's root span."""
 
     @functools.wraps(execute)
@@ -162,7 +162,9 @@ def traced_run(execute: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     return wrapper
 
 
-def traced_conversation(run_unit: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+def traced_conversation(
+    run_unit: Callable[P, Awaitable[T]],
+) -> Callable[P, Coroutine[Any, Any, T]]:
     """Decorates ``run_unit(unit, ctx)``: one conversation, with its status and scores."""
 
     @functools.wraps(run_unit)
@@ -171,14 +173,15 @@ def traced_conversation(run_unit: Callable[P, Awaitable[T]]) -> Callable[P, Awai
             return await run_unit(*args, **kwargs)
         state, unit = _state, args[0]
         scenario = str(getattr(unit, "scenario_id", ""))
+        conversation_id = str(getattr(unit, "unit_id", ""))
         attrs = {
-            "gen_ai.conversation.id": str(getattr(unit, "unit_id", "")),
+            "gen_ai.conversation.id": conversation_id,
             "gen_ai.agent.name": str(getattr(unit, "agent", "")),
             "supportsim.scenario.id": scenario,
             "supportsim.trial": int(getattr(unit, "trial", 0)),
         }
         with _span(state, f"conversation {scenario}", attrs) as span:
-            token = _current.set(_Conversation(span, attrs["gen_ai.conversation.id"]))
+            token = _current.set(_Conversation(span, conversation_id))
             try:
                 record = await run_unit(*args, **kwargs)
             finally:
@@ -271,7 +274,7 @@ def traced_model_call(
     return traced
 
 
-def traced_tool_call(call: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+def traced_tool_call(call: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
     """Decorates ``Environment.call(self, name, arguments, call_id)``: spans only inside a
     turn, so the scorer's replay of the reference workflow is not traced."""
 

@@ -139,7 +139,9 @@ class _Loader(yaml.SafeLoader):
         super().__init__(stream)
         self._depth = 0
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+    # index: types-PyYAML says int, but PyYAML's mapping composer also passes None and the
+    # key node; the stub's return (Node | None) is kept, though PyYAML always returns a node.
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
         event = self.peek_event()
         line = event.start_mark.line + 1
         if isinstance(event, yaml.AliasEvent):
@@ -147,12 +149,12 @@ class _Loader(yaml.SafeLoader):
                 f"YAML aliases (*{event.anchor}) are not accepted: write the value out", line
             )
         if not isinstance(event, yaml.CollectionStartEvent):
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            return super().compose_node(parent, index)  # type: ignore[arg-type]  # stub: int
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
                 raise _Limit(f"nested deeper than {MAX_DEPTH} levels", line)
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            return super().compose_node(parent, index)  # type: ignore[arg-type]  # stub: int
         finally:
             self._depth -= 1
 

@@ -853,7 +853,7 @@ def generate(
             return await draft(
                 domain=domains[domain],
                 domains=domains,
-                category=category,  # type: ignore[arg-type]
+                category=category,
                 count=count,
                 caller=pool.caller(config, "author"),
                 personas=persona_set,

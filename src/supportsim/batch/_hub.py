@@ -50,7 +50,7 @@ from supportsim.batch._unit import UnitContext, encode_record, harness_record
 from supportsim.batch._units import Unit
 from supportsim.llm import RateLimit
 
-STAT_FIELDS = tuple(CallStats.__slots__)  # type: ignore[attr-defined]
+STAT_FIELDS = tuple(CallStats.__slots__)
 EXIT_WAIT_S = 2.0
 """How long a closed connection waits for its worker's exit status (for the reason)."""
 HELLO_TIMEOUT_S = 30.0
@@ -501,8 +501,8 @@ class Hub:
             self._limiter(header).overloaded(header.get("after"))
             self._recheck(header["name"], self._limiter(header))
         elif kind == "cacq":
-            if (task := worker.acquiring.get(header["id"])) is not None:
-                task.cancel()
+            if (asking := worker.acquiring.get(header["id"])) is not None:
+                asking.cancel()
         elif kind == "stats":
             self._add_stats(header["d"])
         elif kind == "beat":

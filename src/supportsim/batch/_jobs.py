@@ -136,6 +136,7 @@ class JobRunner(Generic[J, R, S]):
         self.jobs = list(jobs)
         self.work = work
         self.writer = writer
+        self.state = state
         bounds = (
             concurrency if isinstance(concurrency, Concurrency) else Concurrency.of(concurrency)
         )
@@ -153,7 +154,6 @@ class JobRunner(Generic[J, R, S]):
         self.concurrency_trace: list[int] = [start]
         self._clock = clock
         self._sleep = sleep
-        self.state = state
         self.state.started_s = clock()
         self._unwritten: deque[Finished[R]] = deque()
 

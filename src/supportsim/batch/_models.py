@@ -40,6 +40,7 @@ from supportsim.batch._sanitise import sanitised
 from supportsim.conversation import ModelCaller, charge, deadline_paused, time_left
 from supportsim.errors import ProviderError
 from supportsim.llm import (
+    DEFAULT_URL_ENV,
     LLMClient,
     LLMRequest,
     LLMResponse,
@@ -52,7 +53,6 @@ from supportsim.llm import (
     resolve_credentials,
     with_retries,
 )
-from supportsim.llm._config import DEFAULT_URL_ENV
 
 OVERLOAD_STATUS = frozenset({429, 529})
 UNBOUNDED = 4096
@@ -281,7 +281,7 @@ class ModelPool:
 
     def _limiter(self, name: str, limit: RateLimit, default: int | None) -> Limiter:
         if self.make_limiter is not None:
-            return self.make_limiter(name, limit, default)  # type: ignore[no-any-return]
+            return self.make_limiter(name, limit, default)
         limiter = Limiter(
             name,
             limit,
@@ -413,11 +413,12 @@ class ModelPool:
                 charge(spent)  # but the model's answer is
             return response
 
+        answer: ModelCaller = call
         # An owned service's reply is its tool calls too (over MCP): a replay would skip them.
         if self.cache is not None and role in self.cache_roles and not client.config.owned:
             # Keyed on the resolved config: the endpoint the environment chose is part of it.
-            call = self.cache.wrap(client.config, call)  # a hit passes no limiter, is free
-        return traced_model_call(call, config, role)  # the identity when tracing is off
+            answer = self.cache.wrap(client.config, answer)  # a hit passes no limiter, is free
+        return traced_model_call(answer, config, role)  # the identity when tracing is off
 
     def _account(self, response: LLMResponse, limiters: list[Limiter]) -> None:
         stats = self.stats

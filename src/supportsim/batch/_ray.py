@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
 
@@ -64,7 +65,7 @@ class RayLauncher:
         if not ray.is_initialized():
             ray.init(
                 address=None if address == "local" else address,
-                logging_level="WARNING",
+                logging_level=logging.WARNING,  # ray.init reads a str level as this int
                 log_to_driver=False,
             )
         self.host = ray.util.get_node_ip_address()

@@ -48,5 +48,5 @@ def sanitised(value: T) -> T:
             new = sanitised(old)
             if new is not old:
                 changed[f.name] = new
-        return dataclasses.replace(value, **changed) if changed else value  # type: ignore[return-value]
+        return dataclasses.replace(value, **changed) if changed else value
     return value

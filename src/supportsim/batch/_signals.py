@@ -16,7 +16,9 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextlib.contextmanager
-def two_stage_interrupt(first: Callable[[], None], second: Callable[[], None]) -> Iterator[None]:
+def two_stage_interrupt(
+    first: Callable[[], object], second: Callable[[], object]
+) -> Iterator[None]:
     """While inside, SIGINT or SIGTERM calls ``first`` once, then ``second`` on every
     further signal.
 

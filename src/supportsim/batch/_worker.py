@@ -306,7 +306,11 @@ async def _loop(
                 unit = Unit(scenario_id, agent, int(trial))
                 task = asyncio.ensure_future(one(unit))
                 units[unit.unit_id] = task
-                task.add_done_callback(lambda _t, key=unit.unit_id: units.pop(key, None))
+
+                def forget(_task: asyncio.Task[None], key: str = unit.unit_id) -> None:
+                    units.pop(key, None)
+
+                task.add_done_callback(forget)
             elif kind in ("grant", "deny"):
                 request_id = header["id"]
                 link.answer(request_id, header.get("wait_s"), link.names.pop(request_id, ""))
@@ -314,8 +318,8 @@ async def _loop(
                 if (limiter := link.limiters.get(header["name"])) is not None:
                     limiter.open = bool(header["open"])
             elif kind == "drop":
-                if (task := units.get(header["unit"])) is not None:
-                    task.cancel()
+                if (dropped := units.get(header["unit"])) is not None:
+                    dropped.cancel()
             elif kind == "cancel":
                 return 0
             elif kind == "bye":

@@ -12,7 +12,7 @@ from supportsim.conversation._deadline import bounded_by, charge, deadline_pause
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, llm_call, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
-from supportsim.conversation._oracle import OracleAgent
+from supportsim.conversation._oracle import CLOSING, CLOSINGS, OracleAgent
 from supportsim.conversation._participants import (
     Agent,
     AgentContext,
@@ -60,6 +60,8 @@ from supportsim.conversation._transcript import (
 
 __all__ = [
     "ABNORMAL",
+    "CLOSING",
+    "CLOSINGS",
     "END_TOOL",
     "TOOLS_MODES",
     "Agent",

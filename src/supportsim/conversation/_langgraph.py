@@ -166,7 +166,7 @@ class LangGraphAgent:
         self._reported: set[str] = set()
         self._pending: dict[str, tuple[ToolCall, asyncio.Future[tuple[str, bool]]]] = {}
         self._latest: Any = None  # the newest AI message of this run
-        self._ai: dict[str, Any] = {}  # every new AI message of this run, by id
+        self._ai: dict[str | None, Any] = {}  # every new AI message of this run, by id
 
     async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
         if self._graph is None:

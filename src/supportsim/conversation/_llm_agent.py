@@ -7,6 +7,7 @@ limits and retries without this module knowing about them.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Literal
 
 from supportsim.conversation._participants import AgentContext, AgentStep
 from supportsim.conversation._transcript import LLMCall, Message
@@ -38,12 +39,12 @@ def to_llm_messages(history: Sequence[Message]) -> tuple[LLMMessage, ...]:
     return tuple(out)
 
 
-def llm_call(role: str, response: LLMResponse) -> LLMCall:
+def llm_call(role: Literal["agent", "customer", "judge"], response: LLMResponse) -> LLMCall:
     return LLMCall(
         role,
         response.model,
         response.llm_ms,
-        response.ttft_ms,  # type: ignore[arg-type]
+        response.ttft_ms,
         response.input_tokens,
         response.output_tokens,
         response.cost_usd,

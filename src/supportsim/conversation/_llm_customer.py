@@ -28,7 +28,7 @@ from supportsim.conversation._llm_agent import ModelCaller, llm_call
 from supportsim.conversation._participants import CustomerStep, CustomerTurn, Visible
 from supportsim.conversation._transcript import EndReason, LLMCall
 from supportsim.errors import SimulatorFault
-from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, ToolSpec
+from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, Role, ToolSpec
 
 END_TOOL = ToolSpec(
     "end_conversation",
@@ -132,7 +132,7 @@ class LLMCustomer:
         # The model plays the customer: its own lines are "assistant", the agent's "user".
         out = [LLMMessage("user", START)] if not view or view[0].role == "customer" else []
         for message in view:
-            role = "assistant" if message.role == "customer" else "user"
+            role: Role = "assistant" if message.role == "customer" else "user"
             out.append(LLMMessage(role, message.content))
         return tuple(out)
 

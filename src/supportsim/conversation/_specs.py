@@ -110,7 +110,7 @@ def _parse_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
         name = graph_name(_checked(spec, lambda: new_graph(target)))
         return _plugin(spec, "langgraph", target, name)
     if spec.startswith("http:"):
-        url, _, model = spec[5:].partition("#")
+        url, _, model_id = spec[5:].partition("#")
         if not url.startswith(("http://", "https://")):
             raise InputError(f"--agent {spec!r}: expected http:http(s)://host/v1[#model]")
         if scrub_url_credentials(url) != url:  # the spec is the label in every record
@@ -120,7 +120,7 @@ def _parse_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
                 "models file instead (base_url; api_key_env for a key)"
             )
         config = ModelConfig(
-            name=spec, provider="openai", model=model or "agent", base_url=url, api_key_env=None
+            name=spec, provider="openai", model=model_id or "agent", base_url=url, api_key_env=None
         )
         return AgentSpec(spec, "llm", model=config)
     model = parse_model_spec(spec, models)

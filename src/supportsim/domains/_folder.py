@@ -137,12 +137,12 @@ class _Loader:
                     self.fail(f"facts.{fact}", f"no tool {name!r} in this domain")
         if state_model is not None:
             fields = state_model.model_fields
-            for i, owned in enumerate(spec.owned):
-                if owned.collection not in fields:
+            for i, entry in enumerate(spec.owned):
+                if entry.collection not in fields:
                     known = ", ".join(f for f in fields if f not in ("session", "extra"))
                     self.fail(
                         f"owned.{i}.collection",
-                        f"no state field {owned.collection!r} (fields: {known}); a typo here "
+                        f"no state field {entry.collection!r} (fields: {known}); a typo here "
                         "would silently switch off the other_customer_data check",
                     )
             for i, name in enumerate(spec.public or []):

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Literal, Union
+from typing import Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from supportsim.domains._base import DomainState
+
+M = TypeVar("M", bound=BaseModel)
 
 _SCALARS: dict[str, Any] = {
     "string": str,
@@ -113,7 +115,7 @@ class _Builder:
             return list[self.type_of(schema.get("items", {}), name + "Item", f"{path}.items")]  # type: ignore[misc]
         if kind == "object" or "properties" in schema:
             if "properties" in schema:
-                return self.object(schema, _class_name(name), path)
+                return self.object(schema, _class_name(name), path, base=_Strict)
             extra = schema.get("additionalProperties", True)
             if extra is True or extra == {}:
                 return dict[str, Any]
@@ -141,8 +143,8 @@ class _Builder:
         schema: Mapping[str, Any],
         cls_name: str,
         path: str,
-        base: type[BaseModel] = _Strict,
-    ) -> type[BaseModel]:
+        base: type[M],
+    ) -> type[M]:
         if schema.get("additionalProperties", False) not in (False, None):
             raise SchemaStateError(
                 path, "an object with properties takes no other fields (additionalProperties)"

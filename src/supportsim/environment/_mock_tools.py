@@ -21,7 +21,7 @@ def build_mock_tool(spec: MockTool) -> Tool:
         if param.enum is not None:
             from typing import Literal
 
-            annotation = Literal[tuple(param.enum)]  # type: ignore[valid-type]
+            annotation = Literal[tuple(param.enum)]
         default = ... if param.required else None
         if not param.required:
             annotation = annotation | None

@@ -9,6 +9,7 @@ conversation is recorded as a harness error instead of blaming the Agent.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -192,7 +193,7 @@ class Environment:
         quick in-memory function: one that holds the loop longer than ``BLOCKING_LIMIT_S``
         is a harness error naming the tool (make it ``async def``), not a silent stall of
         every other conversation's latency."""
-        if tool.is_async:
+        if inspect.iscoroutinefunction(tool.run):  # tool.is_async, in a form mypy narrows by
             return await tool.run(state, args)
         began = self._clock()
         result = tool.run(state, args)

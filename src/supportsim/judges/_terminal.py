@@ -67,7 +67,7 @@ def _judges_table(summary: Mapping[str, Any]) -> Table:
     for judge in summary["judges"]:
         strict = summary["vs_strict"][judge]
         consistency = summary["self_consistency"][judge]
-        row = [
+        row: list[Text | str] = [
             _text(judge),
             str(strict["n"]),
             _num(strict["agreement"]),

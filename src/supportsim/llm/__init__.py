@@ -13,6 +13,7 @@ from __future__ import annotations
 from ._anthropic import AnthropicMessagesClient
 from ._cache import ResponseCache, cache_scope, open_cache, request_key
 from ._config import (
+    DEFAULT_URL_ENV,
     ModelConfig,
     ModelParams,
     RateLimit,
@@ -48,6 +49,7 @@ from ._types import (
 )
 
 __all__ = [
+    "DEFAULT_URL_ENV",
     "AnthropicMessagesClient",
     "ContextTooLong",
     "LLMClient",

@@ -125,7 +125,7 @@ def price_table() -> PriceTable:
         table = _Table.model_validate(doc.data)
     except ValidationError as exc:
         raise ScenarioError(
-            [doc.problem(tuple(e["loc"]), e["msg"]) for e in exc.errors()]  # type: ignore[arg-type]
+            [doc.problem(tuple(e["loc"]), e["msg"]) for e in exc.errors()]
         ) from None
     return PriceTable(
         table.as_of, dict(table.sources), {k: dict(v) for k, v in table.models.items()}

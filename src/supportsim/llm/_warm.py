@@ -133,7 +133,7 @@ def _block(index: int, start: dict[str, object], *deltas: dict[str, object]) -> 
     ]
 
 
-_MESSAGE = {
+_MESSAGE: dict[str, object] = {
     "id": "w",
     "type": "message",
     "role": "assistant",

@@ -102,7 +102,7 @@ class WireTransport(httpx2.AsyncBaseTransport):
         request.stream = _SentStream(request.stream, stamps)
         response = await self._inner.handle_async_request(request)
         stamps.first_byte = time.perf_counter()
-        response.stream = _StampedStream(response.stream, stamps)  # type: ignore[arg-type]
+        response.stream = _StampedStream(response.stream, stamps)
         return response
 
     async def aclose(self) -> None:

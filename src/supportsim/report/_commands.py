@@ -112,7 +112,7 @@ def report_command(
     to_stdout = json_stdout or markdown_stdout
     json_file = run_dir / SUMMARY if json_out else None
     if json_path not in (None, "", "-"):
-        json_file = Path(json_path)  # type: ignore[arg-type]
+        json_file = Path(json_path)
     try:
         if json_stdout and markdown_stdout:
             raise InputError("--json - and --markdown -: only one can go to standard output")
@@ -278,7 +278,7 @@ def compare_command(
     json_stdout = json_path == "-"
     try:
         metrics = parse_regression_metrics(fail_on_regression)
-        json_file = None if json_path in (None, "", "-") else Path(json_path)  # type: ignore[arg-type]
+        json_file = None if json_path in (None, "", "-") else Path(json_path)
         json_file = _output_target("--json", json_file)
         a, b = load_run(run_a), load_run(run_b)
         default = Path(f"compare-{_slug(a.run_id)}-vs-{_slug(b.run_id)}.html")

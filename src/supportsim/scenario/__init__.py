@@ -43,6 +43,7 @@ from supportsim.scenario._plan import (
     PlanItem,
     PlannedCall,
     PlannedSay,
+    concrete,
     reference_plan,
     say_text,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "Template",
     "bundled_root",
     "check_references",
+    "concrete",
     "coverage",
     "find_suites_file",
     "init_workspace",

@@ -246,13 +246,13 @@ def check_references(
         out.append(doc.problem(exc.loc, str(exc)))
     if isinstance(scenario.compare_state, list):
         fields = catalogue.state_fields(scenario.domain)
-        for i, path in enumerate(scenario.compare_state):
-            if path.split(".")[0] not in fields:
+        for i, dotted in enumerate(scenario.compare_state):
+            if dotted.split(".")[0] not in fields:
                 known = ", ".join(sorted(fields))
                 out.append(
                     doc.problem(
                         ("compare_state", i),
-                        f"no state field {path.split('.')[0]!r} (known: {known})",
+                        f"no state field {dotted.split('.')[0]!r} (known: {known})",
                     )
                 )
     for loc, message in catalogue.state_problems(scenario.domain, scenario.state):
@@ -326,7 +326,9 @@ def mock_tool_problems(scenario: Scenario, catalogue: Catalogue) -> list[tuple[P
             for path, value in response.set.items():
                 patched = _with_path(scenario.state, path, value)
                 if patched is None:
-                    new = [((), "it goes through a value that is not a mapping")]
+                    new: list[tuple[PathKey, str]] = [
+                        ((), "it goes through a value that is not a mapping")
+                    ]
                 else:
                     found = catalogue.state_problems(scenario.domain, patched)
                     new = [p for p in found if p not in base]

@@ -116,7 +116,7 @@ class Literal_(_Strict):
         return repr(self.value)
 
 
-_KEYED = {
+_KEYED: dict[str, type[_Strict]] = {
     "any": AnyValue,
     "one_of": OneOf,
     "regex": Regex,

@@ -198,7 +198,7 @@ def noon_midnight(langs: tuple[str, ...]) -> dict[str, int]:
     minutes = {"noon": _DAY // 2, "midnight": 0}
     for _, pid, folded in _periods(langs):
         if pid in minutes:  # "del mediodía" in a sentence is "mediodía"
-            found[re.sub(r"^(del|de la|du) ", "", folded)] = minutes[pid]  # type: ignore[index]
+            found[re.sub(r"^(del|de la|du) ", "", folded)] = minutes[pid]
     return found
 
 

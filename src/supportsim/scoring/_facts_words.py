@@ -46,7 +46,7 @@ def _key(text: str) -> str:
 @cache
 def cardinals(lang: str) -> dict[str, int]:
     """Folded spelling (words joined by one space) -> value, 0-999."""
-    from num2words import num2words  # type: ignore[import-untyped]  # loaded on first use
+    from num2words import num2words  # loaded on first use
 
     out: dict[str, int] = {}
     for n in range(1000):
@@ -63,7 +63,7 @@ def cardinals(lang: str) -> dict[str, int]:
 def day_ordinals(lang: str) -> dict[str, int]:
     """Folded ordinal of a day of the month -> 1..31 ("eighteenth", "achtzehnten",
     "primero", "premier"); German ordinals with their case endings."""
-    from num2words import num2words  # type: ignore[import-untyped]
+    from num2words import num2words
 
     out: dict[str, int] = {}
     for n in range(1, 32):

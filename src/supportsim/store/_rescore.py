@@ -327,7 +327,7 @@ async def rescore_run(
     lock = _lock_run(run_dir)
     tally = JudgeTally(judge=run_judge(run_dir) if judge == RUN_JUDGE else None)
     if judge is not None and judge != RUN_JUDGE:
-        tally.judge = judge.name  # type: ignore[union-attr]
+        tally.judge = judge.name
     judge_failed = 0
     try:
         earlier = {

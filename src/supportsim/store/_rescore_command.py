@@ -178,7 +178,7 @@ async def _rescore(
     manifest: Mapping[str, Any],
 ) -> RescoreResult:
     if judge is None or judge == RUN_JUDGE:
-        return await rescore_run(run_dir, scenarios, domains, judge=judge)  # type: ignore[arg-type]
+        return await rescore_run(run_dir, scenarios, domains, judge=judge)
     if open_judge is None:
         raise InputError(f"--statement-judge {judge}: no way to call a model here")
     async with open_judge(judge, manifest) as (statement_judge, models):

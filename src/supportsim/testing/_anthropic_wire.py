@@ -109,7 +109,7 @@ def stream_plan(reply: Reply, ctx: WireContext, *, complete: bool = True) -> Str
     if reply.reasoning is not None:
         deltas = [{"type": "thinking_delta", "thinking": p} for p in pieces(reply.reasoning)]
         deltas.append({"type": "signature_delta", "signature": _signature()})
-        start = {"type": "thinking", "thinking": "", "signature": ""}
+        start: dict[str, Any] = {"type": "thinking", "thinking": "", "signature": ""}
         blocks.append(_block(len(blocks), start, deltas, complete))
     if reply.text or not reply.tool_calls:
         deltas = [{"type": "text_delta", "text": p} for p in pieces(reply.text)]

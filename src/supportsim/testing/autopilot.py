@@ -77,7 +77,8 @@ def _tools(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for tool in body.get("tools") or ():
         if isinstance(tool, dict):
-            function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+            nested = tool.get("function")
+            function = nested if isinstance(nested, dict) else tool
             schema = function.get("parameters") or function.get("input_schema") or {}
             out.append((str(function.get("name")), schema if isinstance(schema, dict) else {}))
     return out

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from supportsim.conversation._oracle import CLOSING, CLOSINGS
+from supportsim.conversation import CLOSING, CLOSINGS
 from supportsim.scenario import PlanItem, PlannedCall, Scenario, reference_plan
 from supportsim.testing.replies import Reply, call, reply, say
 from supportsim.testing.server import RecordedRequest, Responder

@@ -8,8 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from supportsim.domains import TRANSFER_TOOL
-from supportsim.scenario import PlannedCall, PlannedSay
-from supportsim.scenario._plan import concrete
+from supportsim.scenario import PlannedCall, PlannedSay, concrete
 from supportsim.scoring._evidence import result_contains
 from supportsim.scoring._workflow import args_match, is_gate, is_write, ordering
 from supportsim.validate._variant import (

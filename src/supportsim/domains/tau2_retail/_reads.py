@@ -13,6 +13,7 @@ import ast
 import json
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from supportsim.domains.tau2_retail._state import (
     Order,
@@ -82,7 +83,9 @@ _BINARY: dict[type[ast.operator], Callable[[object, object], object]] = {
     ast.FloorDiv: operator.floordiv,
     ast.Pow: operator.pow,
 }
-_UNARY: dict[type[ast.unaryop], Callable[[object], object]] = {
+# Any: like operator.add's, pos and neg take whatever the expression holds (a wrong operand
+# raises TypeError, as eval's would); typeshed types them by a protocol that object fails.
+_UNARY: dict[type[ast.unaryop], Callable[[Any], object]] = {
     ast.UAdd: operator.pos,
     ast.USub: operator.neg,
 }

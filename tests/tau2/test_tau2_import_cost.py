@@ -8,9 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tau2_helpers import DATA, PERSONAS
-
-from supportsim.authoring import import_tau2
+from tau2_helpers import PERSONAS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,11 +47,9 @@ def test_a_run_without_tau2_never_imports_the_tau2_retail_package(tmp_path: Path
     assert tau2_modules_of_a_run(scenarios, ROOT / "personas", tmp_path / "runs") == "[]"
 
 
-def test_a_run_with_a_tau2_scenario_imports_it(tmp_path: Path):
-    # The probe can fail: the same run over one imported tau2 task shows the package.
-    out = tmp_path / "tau2_retail"
-    import_tau2(DATA, split="train", out=out, persona="tester")
-    for extra in sorted(out.glob("tau2_retail_*.yaml"))[1:]:
-        extra.unlink()
-    modules = tau2_modules_of_a_run(out, PERSONAS, tmp_path / "runs")
+def test_a_run_with_a_tau2_scenario_imports_it(imported: Path, tmp_path: Path):
+    # The probe can fail: the same run over one imported tau2 task (its data found beside
+    # the file) shows the package.
+    one = sorted(imported.glob("tau2_retail_*.yaml"))[0]
+    modules = tau2_modules_of_a_run(one, PERSONAS, tmp_path / "runs")
     assert "'supportsim.domains.tau2_retail'" in modules

@@ -4,11 +4,11 @@ The server holds each reply's first content for ``ttft_ms`` and ends it at ``tot
 after the request arrived; the Environment sleeps ``tool_latency_ms`` for real, since that
 is what is measured. A measured value can only exceed the injected one: the lower bounds are
 exact. The upper slack is the client's own work inside the stopwatch (the SDK building the
-request, HTTP, parsing the stream) plus the mock server sharing this event loop. Measured
-on the 2-core test machine busy with other test runs: 6-30 ms per call at load average 4-5,
-up to about 80 ms at load average 7, the first call of a fresh client (a new connection)
-being the slowest. The slack is set for the loaded case, and the tool latency
-above it, so a tool's time leaking into a call's ``llm_ms`` still fails.
+request, HTTP, parsing the stream) plus the mock server sharing this event loop: 6-30 ms per
+call at load average 4-5 on the 2-core test machine, but 150 ms and more when CI runs two
+test processes at once. The upper bounds are not speed targets: the slack is a full second,
+far above any load we saw, and the slowed tool (1.5 s) is above the slack, so a tool's time
+leaking into a call's ``llm_ms`` (or a turn's time counted twice) still fails.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from convo_helpers import (
 from supportsim.scenario import Persona, Scenario
 from supportsim.testing import MockLLMServer, reply, say
 
-SLACK_MS = 75.0
+SLACK_MS = 1000.0
 TTFT, TOTAL = 80.0, 150.0
 CUSTOMER_TTFT, CUSTOMER_TOTAL = 20.0, 60.0
-TOOL_MS = 100.0
+TOOL_MS = 1500.0
 
 
 def within(value: float | None, injected: float, slack: float = SLACK_MS) -> bool:

@@ -36,7 +36,7 @@ from supportsim.testing import (
 
 # Measured latency is the injected one plus this process's own work (SDK, and the mock
 # server sharing its event loop): a few ms when idle, with headroom for a busy machine.
-SLACK_MS = 25.0
+SLACK_MS = 50.0  # not a speed target: under it the first byte (60) still precedes the end (120)
 
 LOOKUP = ToolSpec(
     name="lookup",

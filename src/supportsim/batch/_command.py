@@ -192,14 +192,20 @@ def build_context(
         cache_roles=frozenset({"customer", "judge", *(["agent"] if cache_agents else [])}),
         make_limiter=make_limiter,
     )
+    parts = participants(config, models)  # once: a plug-in factory runs once to be checked
     ctx = unit_context(
-        config, domains=domains, scenarios=chosen, personas=personas, models=models, pool=pool
+        config,
+        participants=parts,
+        domains=domains,
+        scenarios=chosen,
+        personas=personas,
+        models=models,
+        pool=pool,
     )
     _check_tau2_tools(config, chosen, ctx.agents)
-    _, _, used_models = participants(config, models)
     labels = {label: spec.spec or label for label, spec in ctx.agents.items()}
-    print_ = fingerprint(config, chosen, used_models, personas, agents=labels)
-    return Built(ctx, pool, print_, len(chosen), used_models)
+    print_ = fingerprint(config, chosen, parts.models, personas, agents=labels)
+    return Built(ctx, pool, print_, len(chosen), parts.models)
 
 
 def _check_tau2_tools(

@@ -283,11 +283,29 @@ def stored_config(out: str, run_id: str) -> RunConfig:
         ) from None
 
 
-def participants(
-    config: RunConfig, models: Mapping[str, ModelConfig]
-) -> tuple[dict[str, AgentSpec], CustomerSpec, dict[str, ModelConfig]]:
+@dataclass(frozen=True, slots=True)
+class Participants:
+    """The run's Agents and Customer, parsed once per run start (``participants``)."""
+
+    agents: dict[str, AgentSpec]
+    """By label; a ``python:`` or ``langgraph:`` factory was called once to check it."""
+    customer: CustomerSpec
+    models: dict[str, ModelConfig]
+    """Every model the Agents, the Customer and the statement judge call, by name (the
+    run's fingerprint holds these; the tau2 assertion judge is added by ``unit_context``)."""
+
+
+def participants(config: RunConfig, models: Mapping[str, ModelConfig]) -> Participants:
     """Parse the agent and customer specs; also every model they and the statement judge
-    use, by name."""
+    use, by name.
+
+    Called once per run start (the driver's ``build_context``, and each worker's): parsing
+    a ``python:`` or ``langgraph:`` spec calls its factory once, to check what it returns
+    (``conversation.parse_agent_spec``), and each conversation calls it once more for its
+    own Agent. A run of N conversations thus calls a factory N + 1 times in one process;
+    with W workers, N + 1 + W (each worker checks its inputs as the driver did). A
+    ``langgraph:`` factory taking ``tools`` or ``mcp_url`` is checked by its signature
+    only: N calls."""
     agents = keyed_by_label([parse_agent_spec(spec, models) for spec in config.agents])
     customer = parse_customer_spec(config.customer, models)
     needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
@@ -299,20 +317,25 @@ def participants(
         needed = {
             k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
         }
-    return agents, customer, needed
+    return Participants(agents, customer, needed)
 
 
 def unit_context(
     config: RunConfig,
     *,
+    participants: Participants,
     domains: Mapping[str, Domain],
     scenarios: Sequence[Scenario],
     personas: Mapping[str, Persona],
     models: Mapping[str, ModelConfig],
     pool: ModelPool,
 ) -> UnitContext:
-    """Parse participant specs and check credentials, before any work starts."""
-    agents, customer, needed = participants(config, models)
+    """Check the participants' credentials and build their callers, before any work starts.
+
+    Each model's credentials are resolved once, by ``pool.check`` (the scrubber reads the
+    pool's resolution); the tau2 assertion judge's endpoint is resolved first under its
+    own spec (``assertion_judge``), then as the renamed model the pool calls."""
+    needed = dict(participants.models)
     judge = assertion_judge(config, models, pool.env)
     if judge is not None:
         needed[judge.name] = judge
@@ -321,7 +344,7 @@ def unit_context(
     def caller_for(model: ModelConfig, role: str) -> Any:
         return pool.caller(needed.get(model.name, model), role)
 
-    resolved = [resolve_credentials(m, pool.env) for m in needed.values()]
+    resolved = [pool.resolved(m) for m in needed.values()]
     statements = None
     if (judge_model := statement_judge_model(config, models)) is not None:
         model = needed[judge_model.name]
@@ -332,8 +355,8 @@ def unit_context(
         domains=domains,
         scenarios={s.id: s for s in scenarios},
         personas=personas,
-        agents=agents,
-        customer=customer,
+        agents=participants.agents,
+        customer=participants.customer,
         caller_for=caller_for,
         max_turns=config.max_turns,
         timeout_s=config.timeout_s,

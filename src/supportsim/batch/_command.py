@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console
 
 from supportsim._printable import printable
+from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import (
     RunConfig,
     chosen_statement_judge,
@@ -135,12 +136,19 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     config = effective_config(config, workspace)
     if config.ray is not None:
         check_ray_installed()
+    concurrency = config.bounds  # what the flag means, resolved once for this session
     built = build_context(
-        config, env, workspace, cache=request.cache, cache_agents=request.cache_agents
+        config,
+        env,
+        workspace,
+        concurrency=concurrency,
+        cache=request.cache,
+        cache_agents=request.cache_agents,
     )
     session = prepare(
         config,
         built.fingerprint,
+        concurrency=concurrency,
         run_id=request.run_id or default_run_id(config),
         resume=request.resume,
         force=request.force,
@@ -165,12 +173,16 @@ def build_context(
     env: Mapping[str, str],
     workspace: Workspace,
     *,
+    concurrency: Concurrency,
     cache: ResponseCache | None = None,
     cache_agents: bool = False,
     make_limiter: Callable[..., Any] | None = None,
 ) -> Built:
     """Load and select the inputs of an effective config, build the pool and the unit
-    context, and fingerprint them; raises InputError (nothing is written here)."""
+    context, and fingerprint them; raises InputError (nothing is written here).
+
+    ``concurrency`` is the session's (``Session.concurrency``; a worker is sent the
+    driver's): its ceiling is the endpoints' default in-flight limit."""
     inputs = load_inputs(
         replace(workspace.with_categories(config.categories), domains=()),
         scenarios=[Path(p) for p in config.scenarios],
@@ -185,7 +197,7 @@ def build_context(
         policy=retry_policy(config),
         limits=config.rate_limits,
         # calls in flight never exceed conversations in flight: the run's ceiling
-        default_concurrency=config.bounds.ceiling,
+        default_concurrency=concurrency.ceiling,
         cache=cache,
         # the statement judge grades, it is not under test: its replies are kept like the
         # Customer's (one question, one verdict, whichever trial asks it)

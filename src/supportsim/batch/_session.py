@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from supportsim._tracing import traced_run
+from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
 from supportsim.batch._hub import Hub
 from supportsim.batch._jobs import RecordSink
@@ -88,6 +89,9 @@ class Session:
     """Which units the run has (``store.RunPlan``): what every reader counts."""
     units: list[Unit]
     todo: list[Unit]
+    concurrency: Concurrency = field(kw_only=True)
+    """This session's ``--concurrency``, resolved once by ``prepare_run``: the gate, the
+    endpoints' default limit, the workers' count, set-up and ``open_at`` read it."""
     prior_spend_usd: float = 0.0
     prior_costs: list[float] = field(default_factory=list)
     forced: list[str] = field(default_factory=list)
@@ -151,12 +155,15 @@ def prepare(
     config: RunConfig,
     fingerprint: Mapping[str, Any],
     *,
+    concurrency: Concurrency,
     run_id: str,
     resume: bool,
     force: bool,
 ) -> Session:
     """Create or reopen the run directory; nothing is written on bad input. The units
-    are the fingerprint's plan: its scenarios x its Agents' labels x the config's trials.
+    are the fingerprint's plan: its scenarios x its Agents' labels x the config's trials;
+    ``concurrency`` is this session's (``config.bounds``, resolved by the caller), kept as
+    ``Session.concurrency``.
 
     Raises:
         InputError: Resuming a run that does not exist or changed (without ``force``), or
@@ -193,6 +200,7 @@ def prepare(
             plan,
             units,
             list(units),
+            concurrency=concurrency,
             lock=lock,
             fingerprint=dict(fingerprint),
         )
@@ -200,7 +208,9 @@ def prepare(
         raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
     lock = RunLock(run_dir)
     try:
-        return _reopen(run_dir, run_id, plan, fingerprint, force=force, lock=lock)
+        return _reopen(
+            run_dir, run_id, plan, fingerprint, concurrency=concurrency, force=force, lock=lock
+        )
     except BaseException:
         lock.release()
         raise
@@ -212,6 +222,7 @@ def _reopen(
     plan: RunPlan,
     fingerprint: Mapping[str, Any],
     *,
+    concurrency: Concurrency,
     force: bool,
     lock: RunLock,
 ) -> Session:
@@ -245,6 +256,7 @@ def _reopen(
         plan,
         units,
         [u for u in units if u.unit_id not in final],
+        concurrency=concurrency,
         prior_spend_usd=sum(r.cost_usd or 0.0 for r in records),
         prior_costs=[r.cost_usd for r in records if r.cost_usd is not None],
         forced=diff,
@@ -437,14 +449,17 @@ async def execute(
     """
     if session.quiet_s is not None:  # rpm/tpm windows: a provider's minute spans restarts
         pool.assume_busy(session.quiet_s)
+    bounds = session.concurrency
     count, launcher, launch_error = 1, None, None
     if config.ray is not None:
         try:  # ray.init: the cluster's CPUs are the default count
             launcher = launcher_for(config)
-            count = worker_count(config, len(session.todo), cores=launcher.cpus())
+            count = worker_count(
+                config, len(session.todo), cores=launcher.cpus(), concurrency=bounds
+            )
         except Exception as exc:  # any failure to reach the cluster
             launch_error = f"ray: {str(exc).strip().splitlines()[0] if str(exc) else exc!r}"
-    elif (count := worker_count(config, len(session.todo))) > 1:
+    elif (count := worker_count(config, len(session.todo), concurrency=bounds)) > 1:
         launcher = launcher_for(config)
     if launcher is None:
         await pool.warm()
@@ -457,7 +472,7 @@ async def execute(
         session.todo,
         ctx,
         writer,
-        concurrency=config.bounds,
+        concurrency=bounds,
         budget_usd=config.budget_usd,
         spend=lambda: session.prior_spend_usd + pool.stats.spend_usd,
         deadline_s=config.deadline_s,
@@ -474,12 +489,12 @@ async def execute(
         hub = Hub(
             launcher,
             count=count,
-            setup=worker_setup(config, pool, run_id=session.run_id),
+            setup=worker_setup(config, pool, run_id=session.run_id, concurrency=bounds),
             fingerprint=session.fingerprint,
             pool=pool,
             ctx=ctx,
             lag=batch.work_lag,
-            open_at=config.bounds.ceiling,
+            open_at=bounds.ceiling,
             timing=worker_timing(config),
             stopped=lambda: batch.state.stopped_because is not None,
         )

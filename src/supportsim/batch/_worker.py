@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig
 from supportsim.batch._frames import FrameError, frame, read_frame
 from supportsim.batch._lag import LoopLag
@@ -155,6 +156,7 @@ def _built(setup: dict[str, Any], link: _Link) -> Any:
         config,
         setup["env"],
         find_workspace(),
+        concurrency=Concurrency(**setup["concurrency"]),
         cache=cache,
         cache_agents=bool(setup.get("cache_agents")),
         make_limiter=lambda name, limit, default: RemoteLimiter(link, name, limit, default),

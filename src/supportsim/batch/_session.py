@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from supportsim._tracing import traced_run
 from supportsim.batch._concurrency import Concurrency
-from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
+from supportsim.batch._config import RunConfig
 from supportsim.batch._hub import Hub
 from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
@@ -46,25 +46,7 @@ from supportsim.batch._models import ModelPool
 from supportsim.batch._runner import Batch, BatchState
 from supportsim.batch._unit import UnitContext
 from supportsim.batch._units import Unit, plan_units
-from supportsim.conversation import AgentSpec, CustomerSpec, parse_agent_spec, parse_customer_spec
-from supportsim.domains import Domain
 from supportsim.errors import InputError
-from supportsim.llm import (
-    ModelConfig,
-    RetryPolicy,
-    parse_model_spec,
-    resolve_credentials,
-    scrubber,
-)
-from supportsim.scenario import (
-    SUITES_FILE,
-    Persona,
-    Scenario,
-    find_suites_file,
-    load_suites,
-    select_suite,
-)
-from supportsim.scoring import StatementJudge, judge_config
 from supportsim.store import (
     MANIFEST,
     ConversationRecord,
@@ -112,38 +94,6 @@ class Session:
     quiet_s: float | None = None
     """A resumed run: how long ago its last session may still have sent a model request
     (``seconds_since_last_request``); the rate windows start from it."""
-
-
-def select(
-    scenarios: Sequence[Scenario], config: RunConfig, *, suites_file: Path | None = None
-) -> list[Scenario]:
-    """The scenarios the config selects: suite, then tags (any), then ids.
-
-    ``suites_file``: the workspace's, used when it exists; else the first scenario folder
-    holding one."""
-    chosen = list(scenarios)
-    if config.suite:
-        if suites_file is None or not suites_file.exists():
-            suites_file = find_suites_file(config.scenarios)
-        if suites_file is None:
-            raise InputError(
-                f"suite {config.suite!r}: no {SUITES_FILE} in {', '.join(config.scenarios)}"
-            )
-        chosen = select_suite(
-            chosen, load_suites(suites_file), config.suite, source=str(suites_file)
-        )
-    chosen = [
-        s
-        for s in chosen
-        if (not config.tags or set(s.tags) & set(config.tags))
-        and (not config.ids or s.id in config.ids)
-    ]
-    missing = set(config.ids) - {s.id for s in scenarios}
-    if missing:
-        raise InputError(f"unknown scenario id(s): {', '.join(sorted(missing))}")
-    if not chosen:
-        raise InputError("no scenario matches the selection (paths, suite, tags, ids)")
-    return chosen
 
 
 def default_run_id(config: RunConfig, now: datetime | None = None) -> str:
@@ -293,127 +243,6 @@ def stored_config(out: str, run_id: str) -> RunConfig:
         raise InputError(
             f"{path} [config.{where}]: {first['msg']}; pass --config to resume this run"
         ) from None
-
-
-@dataclass(frozen=True, slots=True)
-class Participants:
-    """The run's Agents and Customer, parsed once per run start (``participants``)."""
-
-    agents: dict[str, AgentSpec]
-    """By label; a ``python:`` or ``langgraph:`` factory was called once to check it."""
-    customer: CustomerSpec
-    models: dict[str, ModelConfig]
-    """Every model the Agents, the Customer and the statement judge call, by name (the
-    run's fingerprint holds these; the tau2 assertion judge is added by ``unit_context``)."""
-
-
-def participants(config: RunConfig, models: Mapping[str, ModelConfig]) -> Participants:
-    """Parse the agent and customer specs; also every model they and the statement judge
-    use, by name.
-
-    Called once per run start (the driver's ``build_context``, and each worker's): parsing
-    a ``python:`` or ``langgraph:`` spec calls its factory once, to check what it returns
-    (``conversation.parse_agent_spec``), and each conversation calls it once more for its
-    own Agent. A run of N conversations thus calls a factory N + 1 times in one process;
-    with W workers, N + 1 + W (each worker checks its inputs as the driver did). A
-    ``langgraph:`` factory taking ``tools`` or ``mcp_url`` is checked by its signature
-    only: N calls."""
-    agents = keyed_by_label([parse_agent_spec(spec, models) for spec in config.agents])
-    customer = parse_customer_spec(config.customer, models)
-    needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
-    if customer.model is not None:
-        needed[customer.model.name] = customer.model
-    if (judge := statement_judge_model(config, models)) is not None:
-        needed.setdefault(judge.name, judge)
-    if config.call_timeout_s is not None:
-        needed = {
-            k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
-        }
-    return Participants(agents, customer, needed)
-
-
-def unit_context(
-    config: RunConfig,
-    *,
-    participants: Participants,
-    domains: Mapping[str, Domain],
-    scenarios: Sequence[Scenario],
-    personas: Mapping[str, Persona],
-    models: Mapping[str, ModelConfig],
-    pool: ModelPool,
-) -> UnitContext:
-    """Check the participants' credentials and build their callers, before any work starts.
-
-    Each model's credentials are resolved once, by ``pool.check`` (the scrubber reads the
-    pool's resolution); the tau2 assertion judge's endpoint is resolved first under its
-    own spec (``assertion_judge``), then as the renamed model the pool calls."""
-    needed = dict(participants.models)
-    judge = assertion_judge(config, models, pool.env)
-    if judge is not None:
-        needed[judge.name] = judge
-    pool.check(needed)
-
-    def caller_for(model: ModelConfig, role: str) -> Any:
-        return pool.caller(needed.get(model.name, model), role)
-
-    resolved = [pool.resolved(m) for m in needed.values()]
-    statements = None
-    if (judge_model := statement_judge_model(config, models)) is not None:
-        model = needed[judge_model.name]
-        statements = StatementJudge(
-            str(chosen_statement_judge(config)), model, pool.caller(model, "judge")
-        )
-    return UnitContext(
-        domains=domains,
-        scenarios={s.id: s for s in scenarios},
-        personas=personas,
-        agents=participants.agents,
-        customer=participants.customer,
-        caller_for=caller_for,
-        max_turns=config.max_turns,
-        timeout_s=config.timeout_s,
-        tools=config.tools,
-        conversation_mode=config.conversation_mode,
-        scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
-        assertion_judge=judge,
-        statement_judge=statements,
-    )
-
-
-def statement_judge_model(
-    config: RunConfig, models: Mapping[str, ModelConfig]
-) -> ModelConfig | None:
-    """The statement judge's model (``chosen_statement_judge``), or None (rules only). It
-    is called with its own parameters, under its own name: the Customer's model as judge
-    shares the Customer's limits.
-
-    Raises:
-        InputError: the spec names no model (``--statement-judge``).
-    """
-    spec = chosen_statement_judge(config)
-    if spec is None:
-        return None
-    try:
-        return parse_model_spec(spec, models)
-    except InputError as exc:
-        raise InputError(f"--statement-judge {spec}: {exc}") from None
-
-
-def assertion_judge(
-    config: RunConfig, models: Mapping[str, ModelConfig], env: Mapping[str, str]
-) -> ModelConfig | None:
-    """The tau2 assertion judge's model at temperature 0, under a name of its own (the
-    same model may be the Agent with other parameters), its endpoint resolved now."""
-    if config.assertion_judge is None:
-        return None
-    base = parse_model_spec(config.assertion_judge, models)
-    resolved = resolve_credentials(base, env, purpose="assertion judge").config
-    name = f"{base.name} (assertion judge)"
-    return judge_config(resolved).model_copy(update={"name": name})
-
-
-def retry_policy(config: RunConfig) -> RetryPolicy:
-    return config.retries
 
 
 def _outcome(session: Session, batch: Batch) -> str:

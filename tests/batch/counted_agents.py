@@ -10,6 +10,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from batch_agents import answer_graph
+
 from supportsim.conversation import AgentContext, AgentStep, Message
 
 COUNT_FILE_ENV = "SUPPORTSIM_TEST_COUNT_FILE"
@@ -36,18 +38,7 @@ def counted_agent() -> _Answer:
 
 
 def counted_graph() -> Any:
-    """A ``langgraph:`` factory (no ``tools`` or ``mcp_url``): one compiled graph per call,
-    counted."""
-    from langchain_core.messages import AIMessage
-    from langgraph.graph import END, START, MessagesState, StateGraph
-
+    """A ``langgraph:`` factory (no ``tools`` or ``mcp_url``): one compiled graph per call
+    (``batch_agents.answer_graph``, labelled ``answer-graph``), counted."""
     _count("langgraph")
-
-    def answer(state: MessagesState) -> dict[str, Any]:
-        return {"messages": [AIMessage("I have noted your request.")]}
-
-    graph = StateGraph(MessagesState)
-    graph.add_node("answer", answer)
-    graph.add_edge(START, "answer")
-    graph.add_edge("answer", END)
-    return graph.compile(name="counted-graph")
+    return answer_graph()

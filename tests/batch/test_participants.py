@@ -50,7 +50,7 @@ async def test_each_factory_is_called_once_at_start_up_and_once_per_conversation
 
 def test_preparing_a_run_calls_each_factory_once(out: Path, count_file: Path) -> None:
     prepared = prepare_run(request(out, agents=AGENTS), {})
-    assert set(prepared.ctx.agents) == {"counted-python", "counted-graph"}
+    assert set(prepared.ctx.agents) == {"counted-python", "answer-graph"}
     assert Counter(kind for kind, _ in calls(count_file)) == {"python": 1, "langgraph": 1}
 
 

@@ -61,27 +61,24 @@ def files_of(package: str) -> list[Path]:
     return [module] if module.exists() else []
 
 
-def module_name(path: Path) -> list[str]:
-    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+def module_name(path: Path, root: Path = SRC.parent) -> list[str]:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     return parts[:-1] if parts[-1] == "__init__" else parts
 
 
-def imported_packages(path: Path) -> dict[str, int]:
-    """supportsim packages a file imports (anywhere in it), with the first line."""
+def import_sources(path: Path, root: Path = SRC.parent) -> list[tuple[str, list[str], int]]:
+    """Every import statement of a file under ``root``, anywhere in it (module level, in a
+    function, under ``if TYPE_CHECKING:``): ``(source, names, line)`` with ``source`` the
+    absolute dotted module (relative imports resolved) and ``names`` the imported names
+    (empty for ``import x``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    here = module_name(path)
+    here = module_name(path, root)
     is_package = path.name == "__init__.py"
-    found: dict[str, int] = {}
-
-    def add(dotted: str, line: int) -> None:
-        package = top_level(dotted)
-        if package:
-            found.setdefault(package, line)
-
+    out: list[tuple[str, list[str], int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                add(alias.name, node.lineno)
+                out.append((alias.name, [], node.lineno))
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = here if is_package else here[:-1]
@@ -89,11 +86,27 @@ def imported_packages(path: Path) -> dict[str, int]:
                 source = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 source = node.module or ""
-            if source == "supportsim":
-                for alias in node.names:  # from supportsim import scoring
-                    add(f"supportsim.{alias.name}", node.lineno)
-            else:
-                add(source, node.lineno)
+            out.append((source, [a.name for a in node.names], node.lineno))
+    return out
+
+
+def imported_packages(path: Path) -> dict[str, int]:
+    """supportsim packages a file imports (anywhere in it), with the first line."""
+    found: dict[str, int] = {}
+
+    def add(dotted: str, line: int) -> None:
+        package = top_level(dotted)
+        if package:
+            found.setdefault(package, line)
+
+    for source, names, line in import_sources(path):
+        if not names:
+            add(source, line)
+        elif source == "supportsim":
+            for name in names:  # from supportsim import scoring
+                add(f"supportsim.{name}", line)
+        else:
+            add(source, line)
     return found
 
 
@@ -149,3 +162,111 @@ def test_the_import_walk_sees_relative_and_nested_imports() -> None:
     assert "validate" in cli  # imported inside a function
     llm_init = imported_packages(SRC / "llm" / "__init__.py")
     assert set(llm_init) == {"llm"}  # ``from ._anthropic import ...`` stays inside llm
+
+
+def module_graph(src: Path = SRC) -> dict[str, dict[str, int]]:
+    """Each module of the package at ``src`` (dotted; a package is its ``__init__``) with
+    the modules of that package it imports and the line of the first such import; what
+    counts is ``test_no_import_loops``'s rule."""
+    root = src.parent
+    files = {".".join(module_name(p, root)): p for p in sorted(src.rglob("*.py"))}
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in files.items():
+        edges: dict[str, int] = {}
+        for source, names, line in import_sources(path, root):
+            # ``from pkg import x``: the submodule pkg.x when x is one, else pkg's __init__
+            targets = [f"{source}.{n}" if f"{source}.{n}" in files else source for n in names]
+            for target in targets or [source]:
+                if target in files and target != name:
+                    edges.setdefault(target, line)
+        graph[name] = edges
+    return graph
+
+
+def import_loops(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted,
+    each as ``a -> b (line)`` lines of its own edges."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    loops: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while (w := stack.pop()) != v:
+                component.append(w)
+            component.append(v)
+            if len(component) > 1:
+                members = set(component)
+                loops.append(
+                    [
+                        f"{a} -> {b} (line {line})"
+                        for a in sorted(members)
+                        for b, line in graph[a].items()
+                        if b in members
+                    ]
+                )
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return loops
+
+
+def test_no_import_loops() -> None:
+    """No module of supportsim reaches itself through the modules it imports.
+
+    The graph has an edge A -> B for every import in A of a supportsim module B, wherever
+    it stands in A: at module level, inside a function, or under ``if TYPE_CHECKING:``. A
+    lazy import defers the cost of a dependency, not the dependency (two modules that need
+    each other are one concept cut in two, or a third one hiding in both), and a
+    TYPE_CHECKING import is one the types need. So an import moved into a function or
+    under TYPE_CHECKING does not answer this test: move what both sides need to a module
+    below them (``batch/_context.py`` holds what the driver and the workers share).
+
+    ``from supportsim.pkg import name`` is an edge to ``supportsim.pkg.name`` when that is
+    a module, else to ``supportsim.pkg`` (its ``__init__``, which imports its submodules
+    like any module), so a module importing its own package's ``__init__`` is in a loop:
+    it imports the submodule itself. Importing ``a.b.c`` adds no edge to ``a`` or ``a.b``:
+    their ``__init__`` running first is the import system's order, not the module's
+    dependency. A loop is a strongly connected component of more than one module; the
+    failure lists each with its edges.
+    """
+    loops = import_loops(module_graph())
+    assert not loops, "import loops:\n" + "\n\n".join("\n".join(edges) for edges in loops)
+
+
+def test_the_loop_check_sees_lazy_type_only_and_own_package_imports(tmp_path: Path) -> None:
+    """The checker itself, on a planted package: a loop closed by a function-level import,
+    one closed by a TYPE_CHECKING import, and one through the package's own __init__."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    files = {
+        "__init__.py": "from pkg._c import C\nfrom pkg._f import F\n",
+        "_a.py": "from pkg._b import b\n",
+        "_b.py": "def b():\n    from pkg._a import a\n",
+        "_c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .sub.d import D\n",
+        "sub/__init__.py": "",
+        "sub/d.py": "from pkg import _c\n",
+        "_e.py": "import pkg.sub\nfrom pkg import C\n",
+        "_f.py": "from pkg import C\n",
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    graph = module_graph(pkg)
+    assert graph["pkg._e"] == {"pkg.sub": 1, "pkg": 2}  # import pkg.sub: no edge to pkg
+    assert graph["pkg.sub.d"] == {"pkg._c": 1}  # from pkg import _c: the submodule
+    assert sorted(import_loops(graph)) == [
+        ["pkg -> pkg._f (line 2)", "pkg._f -> pkg (line 1)"],
+        ["pkg._a -> pkg._b (line 1)", "pkg._b -> pkg._a (line 2)"],
+        ["pkg._c -> pkg.sub.d (line 3)", "pkg.sub.d -> pkg._c (line 1)"],
+    ]

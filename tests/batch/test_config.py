@@ -122,6 +122,7 @@ def test_resume_without_config_uses_the_stored_one(out: Path, tmp_path: Path):
     prepare(
         config,
         fingerprint(config, [], {}, {}, agents={"oracle": "oracle"}),
+        concurrency=config.bounds,
         run_id="x",
         resume=False,
         force=False,
@@ -178,12 +179,12 @@ def test_a_run_being_written_cannot_be_resumed_by_a_second_session(out: Path):
 
     config = RunConfig(name="locked", out=str(out), ids=[LOOKUP])
     stamp = fingerprint(config, [], {}, {}, agents={"oracle": "oracle"})
-    first = prepare(config, stamp, run_id="x", resume=False, force=False)
+    first = prepare(config, stamp, concurrency=config.bounds, run_id="x", resume=False, force=False)
     with pytest.raises(InputError, match="being written by another supportsim session"):
-        prepare(config, stamp, run_id="x", resume=True, force=False)
+        prepare(config, stamp, concurrency=config.bounds, run_id="x", resume=True, force=False)
     assert first.lock is not None
     first.lock.release()  # what execute does when the session ends
-    second = prepare(config, stamp, run_id="x", resume=True, force=False)
+    second = prepare(config, stamp, concurrency=config.bounds, run_id="x", resume=True, force=False)
     assert second.todo == first.todo
     assert second.lock is not None
     second.lock.release()
@@ -196,6 +197,7 @@ def test_a_refused_resume_leaves_the_run_unlocked(out: Path):
     first = prepare(
         config,
         fingerprint(config, [], {}, {}, agents={"oracle": "oracle"}),
+        concurrency=config.bounds,
         run_id="x",
         resume=False,
         force=False,
@@ -207,6 +209,7 @@ def test_a_refused_resume_leaves_the_run_unlocked(out: Path):
         prepare(
             changed,
             fingerprint(changed, [], {}, {}, agents={"oracle": "oracle"}),
+            concurrency=changed.bounds,
             run_id="x",
             resume=True,
             force=False,
@@ -214,18 +217,10 @@ def test_a_refused_resume_leaves_the_run_unlocked(out: Path):
     again = prepare(
         config,
         fingerprint(config, [], {}, {}, agents={"oracle": "oracle"}),
+        concurrency=config.bounds,
         run_id="x",
         resume=True,
         force=False,
     )
     assert again.lock is not None
     again.lock.release()
-
-
-def test_the_concurrency_is_one_value_resolved_once():
-    from supportsim.batch._concurrency import AUTO_CEILING, Concurrency
-
-    assert RunConfig(concurrency=32).bounds == Concurrency(32, 32, 32, auto=False)
-    assert RunConfig(concurrency="auto").bounds == Concurrency(16, 4, AUTO_CEILING, auto=True)
-    assert RunConfig(concurrency="auto:256").bounds == Concurrency(16, 4, 256, auto=True)
-    assert RunConfig(concurrency="auto:3").bounds == Concurrency(3, 3, 3, auto=True)

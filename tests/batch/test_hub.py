@@ -406,7 +406,9 @@ async def serve_a_worker(tmp_path: Path, events: list[str]) -> tuple[int, list[d
     from supportsim.batch._worker import serve
 
     prepared = prepare_run(request(tmp_path / "runs", tools="mcp"), {})
-    setup = worker_setup(prepared.config, prepared.pool, run_id="r1")
+    setup = worker_setup(
+        prepared.config, prepared.pool, run_id="r1", concurrency=prepared.session.concurrency
+    )
     hub = FakeHub({**setup, "open_at": 8, "deadline_in_s": None}, events)
     server = await asyncio.start_server(hub.serve, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]

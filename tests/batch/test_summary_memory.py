@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from supportsim.batch import write_summary
+from supportsim.batch import RunConfig, write_summary
 from supportsim.batch._session import Session
 from supportsim.batch._units import plan_units
 from supportsim.report import summarise
@@ -42,7 +42,15 @@ def test_write_summary_holds_one_record_at_a_time(tmp_path: Path) -> None:
     writer.append(record(1, scenario="dropped"))  # foreign: outside the plan
     writer.close()
     plan = RunPlan(("s1",), ("a",), UNITS)
-    session = Session("r", tmp_path, plan, plan_units(plan), [], status="completed")
+    session = Session(
+        "r",
+        tmp_path,
+        plan,
+        plan_units(plan),
+        [],
+        concurrency=RunConfig().bounds,
+        status="completed",
+    )
     most = [0]
 
     def counting(records: Iterable[ConversationRecord], **kw: Any) -> dict[str, Any]:

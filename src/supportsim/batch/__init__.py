@@ -20,6 +20,14 @@ from supportsim.batch._config import (
     parse_duration,
     with_overrides,
 )
+from supportsim.batch._context import (
+    Participants,
+    participants,
+    retry_policy,
+    select,
+    statement_judge_model,
+    unit_context,
+)
 from supportsim.batch._gates import (
     GateMiss,
     check_gates,
@@ -45,13 +53,8 @@ from supportsim.batch._session import (
     Session,
     default_run_id,
     execute,
-    participants,
     prepare,
-    retry_policy,
-    select,
-    statement_judge_model,
     stored_config,
-    unit_context,
 )
 from supportsim.batch._signals import two_stage_interrupt
 from supportsim.batch._unit import FinishedUnit, UnitContext, finish_unit, run_unit
@@ -72,6 +75,7 @@ __all__ = [
     "Limiter",
     "LoopLag",
     "ModelPool",
+    "Participants",
     "Prepared",
     "Progress",
     "RecordSink",

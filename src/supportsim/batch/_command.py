@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,28 +25,22 @@ from supportsim.batch._config import (
     load_run_config,
     with_overrides,
 )
+from supportsim.batch._context import build_context
 from supportsim.batch._gates import check_gates, describe_gates
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._launch import check_ray_installed
-from supportsim.batch._manifest import fingerprint
 from supportsim.batch._models import ModelPool
 from supportsim.batch._progress import Progress
 from supportsim.batch._session import (
     Session,
     default_run_id,
     execute,
-    participants,
     prepare,
-    retry_policy,
-    select,
     stored_config,
-    unit_context,
 )
-from supportsim.conversation import AgentSpec, uses_tau2
 from supportsim.domains._plugins import resolve_domain_spec
 from supportsim.errors import InputError
-from supportsim.llm import ResponseCache, load_models_file
-from supportsim.scenario import Scenario
+from supportsim.llm import ResponseCache
 from supportsim.store import (
     SUMMARY,
     ConversationRecord,
@@ -58,7 +52,7 @@ from supportsim.store import (
     with_loop_lag,
     write_doc,
 )
-from supportsim.workspace import Workspace, find_workspace, load_inputs
+from supportsim.workspace import Workspace, find_workspace
 
 Summarise = Callable[..., dict[str, Any]]
 
@@ -135,94 +129,24 @@ def prepare_run(request: RunRequest, env: Mapping[str, str]) -> Prepared:
     config = effective_config(config, workspace)
     if config.ray is not None:
         check_ray_installed()
+    concurrency = config.bounds  # what the flag means, resolved once for this session
     built = build_context(
-        config, env, workspace, cache=request.cache, cache_agents=request.cache_agents
+        config,
+        env,
+        workspace,
+        concurrency=concurrency,
+        cache=request.cache,
+        cache_agents=request.cache_agents,
     )
     session = prepare(
         config,
         built.fingerprint,
+        concurrency=concurrency,
         run_id=request.run_id or default_run_id(config),
         resume=request.resume,
         force=request.force,
     )
     return Prepared(config, session, built.pool, built.ctx, built.scenario_count, built.models)
-
-
-@dataclass(slots=True)
-class Built:
-    """A run's inputs turned into what its units need: built alike by the driver and by
-    each worker process (``_worker.py``), which compares ``fingerprint`` with the driver's."""
-
-    ctx: Any
-    pool: ModelPool
-    fingerprint: dict[str, Any]
-    scenario_count: int
-    models: dict[str, Any]
-
-
-def build_context(
-    config: RunConfig,
-    env: Mapping[str, str],
-    workspace: Workspace,
-    *,
-    cache: ResponseCache | None = None,
-    cache_agents: bool = False,
-    make_limiter: Callable[..., Any] | None = None,
-) -> Built:
-    """Load and select the inputs of an effective config, build the pool and the unit
-    context, and fingerprint them; raises InputError (nothing is written here)."""
-    inputs = load_inputs(
-        replace(workspace.with_categories(config.categories), domains=()),
-        scenarios=[Path(p) for p in config.scenarios],
-        personas=Path(config.personas),
-        domains=config.domains,
-    )
-    domains, personas = inputs.domains, inputs.personas
-    chosen = select(inputs.scenarios, config, suites_file=workspace.suites_file)
-    models = load_models_file(config.models_file) if config.models_file else {}
-    pool = ModelPool(
-        env=env,
-        policy=retry_policy(config),
-        limits=config.rate_limits,
-        # calls in flight never exceed conversations in flight: the run's ceiling
-        default_concurrency=config.bounds.ceiling,
-        cache=cache,
-        # the statement judge grades, it is not under test: its replies are kept like the
-        # Customer's (one question, one verdict, whichever trial asks it)
-        cache_roles=frozenset({"customer", "judge", *(["agent"] if cache_agents else [])}),
-        make_limiter=make_limiter,
-    )
-    ctx = unit_context(
-        config, domains=domains, scenarios=chosen, personas=personas, models=models, pool=pool
-    )
-    _check_tau2_tools(config, chosen, ctx.agents)
-    _, _, used_models = participants(config, models)
-    labels = {label: spec.spec or label for label, spec in ctx.agents.items()}
-    print_ = fingerprint(config, chosen, used_models, personas, agents=labels)
-    return Built(ctx, pool, print_, len(chosen), used_models)
-
-
-def _check_tau2_tools(
-    config: RunConfig, scenarios: Sequence[Scenario], agents: Mapping[str, AgentSpec]
-) -> None:
-    """tau2's conversation mode shows tool results in tau2's text form and counts its steps
-    and errors in our loop; tools reached over MCP bypass both, so the figures would not be
-    tau2's. Refused before anything is written.
-
-    Raises:
-        InputError: a tau2-mode scenario with ``--tools`` other than inprocess, or with an
-            Agent that calls its tools over MCP itself (owned, ``tools = "mcp"``, mcp_url).
-    """
-    if not any(uses_tau2(config.conversation_mode, s) for s in scenarios):
-        return
-    over_mcp = sorted(label for label, spec in agents.items() if spec.mcp)
-    if config.tools != "inprocess" or over_mcp:
-        who = f"agents {', '.join(over_mcp)} call" if over_mcp else f"--tools {config.tools} calls"
-        raise InputError(
-            f"tau2's conversation mode needs in-process tools, but {who} tools over MCP: "
-            "tool texts and step counts would not be tau2's. Run those agents with "
-            "--conversation-mode supportsim, or the tau2 tasks with --tools inprocess"
-        )
 
 
 def run_summary(session: Session, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -9,10 +9,13 @@
   never has more than N conversations in flight;
 * ``auto``: ``auto:AUTO_CEILING``.
 
-Everything that depends on the run's concurrency reads this value, resolved once: the
-gate and its controller, the endpoints' default in-flight limit (calls in flight cannot
-exceed conversations in flight, so the ceiling), when a worker's rate limiter cannot make
-a call wait (``Hub.open_at``), and how many workers ``--workers auto`` starts.
+The value is resolved once per session, where the run is planned (``prepare_run``:
+``RunConfig.bounds``), kept as ``Session.concurrency`` and passed down; everything that
+depends on the run's concurrency reads its fields: the gate and its controller
+(``JobRunner``), the endpoints' default in-flight limit (``build_context``: calls in flight
+cannot exceed conversations in flight, so the ceiling), how many workers ``--workers
+auto`` starts (``worker_count``), when a worker's rate limiter cannot make a call wait
+(``Hub.open_at``), and each worker's own pool (sent in its set-up, not resolved again).
 """
 
 from __future__ import annotations

@@ -220,7 +220,9 @@ class RunConfig(BaseModel):
 
     @property
     def bounds(self) -> Concurrency:
-        """The run's concurrency resolved once: start, floor, ceiling, auto or not."""
+        """What ``concurrency`` means: start, floor, ceiling, auto or not
+        (``Concurrency.of``). A session reads it once (``prepare_run``) and passes the
+        value down as ``Session.concurrency``."""
         return Concurrency.of(self.concurrency)
 
     @field_validator("workers", mode="before")

@@ -1,6 +1,6 @@
 """A statement judge outside a run: for ``rescore --statement-judge`` and ``judge-eval``.
 
-A run builds its statement judge with its unit context (``_session.unit_context``); a
+A run builds its statement judge with its unit context (``_context.unit_context``); a
 command that judges without running conversations builds one here, with the same pool
 (limits, retries, the ledger) so a judge is called the same way wherever it is used.
 """

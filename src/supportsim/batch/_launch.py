@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import sys
 from collections import deque
 from typing import Any
 
+from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig
 from supportsim.batch._models import ModelPool
 from supportsim.batch._remote import Timing
@@ -38,15 +40,23 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def worker_count(config: RunConfig, todo: int, *, cores: int | None = None) -> int:
+def worker_count(
+    config: RunConfig,
+    todo: int,
+    *,
+    cores: int | None = None,
+    concurrency: Concurrency | None = None,
+) -> int:
     """How many workers this session runs (1: in this process); see the module docstring.
-    With Ray, ``cores`` is the cluster's CPUs and ``auto`` takes them all."""
+    With Ray, ``cores`` is the cluster's CPUs and ``auto`` takes them all. ``concurrency``:
+    the session's (``execute`` passes ``Session.concurrency``); None reads the config's."""
     if config.workers != "auto":
         return max(1, min(int(config.workers), todo))
     if config.ray is not None:
         return max(1, min(cores or 1, todo))
     cores = usable_cores() if cores is None else cores
-    by_work = min(todo // UNITS_PER_WORKER, config.bounds.ceiling // CONCURRENCY_PER_WORKER)
+    ceiling = (concurrency or config.bounds).ceiling
+    by_work = min(todo // UNITS_PER_WORKER, ceiling // CONCURRENCY_PER_WORKER)
     return max(1, min(cores, by_work))
 
 
@@ -60,12 +70,16 @@ def worker_timing(config: RunConfig) -> Timing:
     return Timing(ready_s=config.worker_ready_s, silence_s=silence)
 
 
-def worker_setup(config: RunConfig, pool: ModelPool, *, run_id: str) -> dict[str, Any]:
+def worker_setup(
+    config: RunConfig, pool: ModelPool, *, run_id: str, concurrency: Concurrency
+) -> dict[str, Any]:
     """What a worker needs to rebuild this session's unit context (``_worker.py``): the
-    effective config, the working directory and import path, and the credentials the
-    run's models read (sent over the hub's authenticated connection, never written)."""
+    effective config, the session's concurrency as resolved (a worker does not resolve it
+    again), the working directory and import path, and the credentials the run's models
+    read (sent over the hub's authenticated connection, never written)."""
     return {
         "config": config.model_dump(mode="json"),
+        "concurrency": dataclasses.asdict(concurrency),
         "run_id": run_id,
         "cwd": os.getcwd(),
         "sys_path": [p for p in sys.path if p],

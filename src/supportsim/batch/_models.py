@@ -46,6 +46,7 @@ from supportsim.llm import (
     LLMResponse,
     ModelConfig,
     RateLimit,
+    ResolvedModel,
     ResponseCache,
     RetryPolicy,
     connection_key,
@@ -225,6 +226,7 @@ class ModelPool:
     seconds ago, so every rpm and tpm window starts as if it had, at the full rate."""
     _shared: dict[str, tuple[Limiter, bool]] = field(default_factory=dict)
     _checked: dict[str, ModelConfig] = field(default_factory=dict)
+    _resolved: dict[str, ResolvedModel] = field(default_factory=dict)
     _clients: dict[str, LLMClient] = field(default_factory=dict)
     _endpoints: dict[tuple[str, str], Limiter] = field(default_factory=dict)
     _models: dict[str, Limiter | None] = field(default_factory=dict)
@@ -238,15 +240,25 @@ class ModelPool:
         """
         for config in configs.values():
             self._checked[config.name] = config
-            resolved = resolve_credentials(config, self.env)
-            key = connection_key(resolved.config)
+            key = connection_key(self.resolved(config).config)
             self._endpoint_models.setdefault(key, []).append(config)
         for config in configs.values():
             self.client(config)
 
+    def resolved(self, config: ModelConfig) -> ResolvedModel:
+        """``config``'s key and endpoint, read from ``env`` once per model name (the
+        client, the endpoint's limits and the run's scrubber all use this one).
+
+        Raises:
+            InputError: The key's variable is not set.
+        """
+        if config.name not in self._resolved:
+            self._resolved[config.name] = resolve_credentials(config, self.env)
+        return self._resolved[config.name]
+
     def client(self, config: ModelConfig) -> LLMClient:
         if config.name not in self._clients:
-            self._clients[config.name] = make_client(resolve_credentials(config, self.env))
+            self._clients[config.name] = make_client(self.resolved(config))
         return self._clients[config.name]
 
     def endpoint(self, config: ModelConfig) -> Limiter:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +26,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from supportsim._tracing import traced_run
-from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
+from supportsim.batch._concurrency import Concurrency
+from supportsim.batch._config import RunConfig
 from supportsim.batch._hub import Hub
 from supportsim.batch._jobs import RecordSink
 from supportsim.batch._lag import LoopLag
@@ -45,25 +46,7 @@ from supportsim.batch._models import ModelPool
 from supportsim.batch._runner import Batch, BatchState
 from supportsim.batch._unit import UnitContext
 from supportsim.batch._units import Unit, plan_units
-from supportsim.conversation import AgentSpec, CustomerSpec, parse_agent_spec, parse_customer_spec
-from supportsim.domains import Domain
 from supportsim.errors import InputError
-from supportsim.llm import (
-    ModelConfig,
-    RetryPolicy,
-    parse_model_spec,
-    resolve_credentials,
-    scrubber,
-)
-from supportsim.scenario import (
-    SUITES_FILE,
-    Persona,
-    Scenario,
-    find_suites_file,
-    load_suites,
-    select_suite,
-)
-from supportsim.scoring import StatementJudge, judge_config
 from supportsim.store import (
     MANIFEST,
     ConversationRecord,
@@ -88,6 +71,9 @@ class Session:
     """Which units the run has (``store.RunPlan``): what every reader counts."""
     units: list[Unit]
     todo: list[Unit]
+    concurrency: Concurrency = field(kw_only=True)
+    """This session's ``--concurrency``, resolved once by ``prepare_run``: the gate, the
+    endpoints' default limit, the workers' count, set-up and ``open_at`` read it."""
     prior_spend_usd: float = 0.0
     prior_costs: list[float] = field(default_factory=list)
     forced: list[str] = field(default_factory=list)
@@ -110,38 +96,6 @@ class Session:
     (``seconds_since_last_request``); the rate windows start from it."""
 
 
-def select(
-    scenarios: Sequence[Scenario], config: RunConfig, *, suites_file: Path | None = None
-) -> list[Scenario]:
-    """The scenarios the config selects: suite, then tags (any), then ids.
-
-    ``suites_file``: the workspace's, used when it exists; else the first scenario folder
-    holding one."""
-    chosen = list(scenarios)
-    if config.suite:
-        if suites_file is None or not suites_file.exists():
-            suites_file = find_suites_file(config.scenarios)
-        if suites_file is None:
-            raise InputError(
-                f"suite {config.suite!r}: no {SUITES_FILE} in {', '.join(config.scenarios)}"
-            )
-        chosen = select_suite(
-            chosen, load_suites(suites_file), config.suite, source=str(suites_file)
-        )
-    chosen = [
-        s
-        for s in chosen
-        if (not config.tags or set(s.tags) & set(config.tags))
-        and (not config.ids or s.id in config.ids)
-    ]
-    missing = set(config.ids) - {s.id for s in scenarios}
-    if missing:
-        raise InputError(f"unknown scenario id(s): {', '.join(sorted(missing))}")
-    if not chosen:
-        raise InputError("no scenario matches the selection (paths, suite, tags, ids)")
-    return chosen
-
-
 def default_run_id(config: RunConfig, now: datetime | None = None) -> str:
     """``<config name>-<UTC date>-<time>``: readable, sortable, and unique per second."""
     return f"{config.name}-{(now or datetime.now(UTC)).strftime('%Y%m%d-%H%M%S')}"
@@ -151,12 +105,15 @@ def prepare(
     config: RunConfig,
     fingerprint: Mapping[str, Any],
     *,
+    concurrency: Concurrency,
     run_id: str,
     resume: bool,
     force: bool,
 ) -> Session:
     """Create or reopen the run directory; nothing is written on bad input. The units
-    are the fingerprint's plan: its scenarios x its Agents' labels x the config's trials.
+    are the fingerprint's plan: its scenarios x its Agents' labels x the config's trials;
+    ``concurrency`` is this session's (``config.bounds``, resolved by the caller), kept as
+    ``Session.concurrency``.
 
     Raises:
         InputError: Resuming a run that does not exist or changed (without ``force``), or
@@ -193,6 +150,7 @@ def prepare(
             plan,
             units,
             list(units),
+            concurrency=concurrency,
             lock=lock,
             fingerprint=dict(fingerprint),
         )
@@ -200,7 +158,9 @@ def prepare(
         raise InputError(f"{run_dir}: no run to resume (no {MANIFEST})")
     lock = RunLock(run_dir)
     try:
-        return _reopen(run_dir, run_id, plan, fingerprint, force=force, lock=lock)
+        return _reopen(
+            run_dir, run_id, plan, fingerprint, concurrency=concurrency, force=force, lock=lock
+        )
     except BaseException:
         lock.release()
         raise
@@ -212,6 +172,7 @@ def _reopen(
     plan: RunPlan,
     fingerprint: Mapping[str, Any],
     *,
+    concurrency: Concurrency,
     force: bool,
     lock: RunLock,
 ) -> Session:
@@ -245,6 +206,7 @@ def _reopen(
         plan,
         units,
         [u for u in units if u.unit_id not in final],
+        concurrency=concurrency,
         prior_spend_usd=sum(r.cost_usd or 0.0 for r in records),
         prior_costs=[r.cost_usd for r in records if r.cost_usd is not None],
         forced=diff,
@@ -283,104 +245,6 @@ def stored_config(out: str, run_id: str) -> RunConfig:
         ) from None
 
 
-def participants(
-    config: RunConfig, models: Mapping[str, ModelConfig]
-) -> tuple[dict[str, AgentSpec], CustomerSpec, dict[str, ModelConfig]]:
-    """Parse the agent and customer specs; also every model they and the statement judge
-    use, by name."""
-    agents = keyed_by_label([parse_agent_spec(spec, models) for spec in config.agents])
-    customer = parse_customer_spec(config.customer, models)
-    needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
-    if customer.model is not None:
-        needed[customer.model.name] = customer.model
-    if (judge := statement_judge_model(config, models)) is not None:
-        needed.setdefault(judge.name, judge)
-    if config.call_timeout_s is not None:
-        needed = {
-            k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
-        }
-    return agents, customer, needed
-
-
-def unit_context(
-    config: RunConfig,
-    *,
-    domains: Mapping[str, Domain],
-    scenarios: Sequence[Scenario],
-    personas: Mapping[str, Persona],
-    models: Mapping[str, ModelConfig],
-    pool: ModelPool,
-) -> UnitContext:
-    """Parse participant specs and check credentials, before any work starts."""
-    agents, customer, needed = participants(config, models)
-    judge = assertion_judge(config, models, pool.env)
-    if judge is not None:
-        needed[judge.name] = judge
-    pool.check(needed)
-
-    def caller_for(model: ModelConfig, role: str) -> Any:
-        return pool.caller(needed.get(model.name, model), role)
-
-    resolved = [resolve_credentials(m, pool.env) for m in needed.values()]
-    statements = None
-    if (judge_model := statement_judge_model(config, models)) is not None:
-        model = needed[judge_model.name]
-        statements = StatementJudge(
-            str(chosen_statement_judge(config)), model, pool.caller(model, "judge")
-        )
-    return UnitContext(
-        domains=domains,
-        scenarios={s.id: s for s in scenarios},
-        personas=personas,
-        agents=agents,
-        customer=customer,
-        caller_for=caller_for,
-        max_turns=config.max_turns,
-        timeout_s=config.timeout_s,
-        tools=config.tools,
-        conversation_mode=config.conversation_mode,
-        scrub=scrubber([r.api_key for r in resolved], [r.base_url for r in resolved]),
-        assertion_judge=judge,
-        statement_judge=statements,
-    )
-
-
-def statement_judge_model(
-    config: RunConfig, models: Mapping[str, ModelConfig]
-) -> ModelConfig | None:
-    """The statement judge's model (``chosen_statement_judge``), or None (rules only). It
-    is called with its own parameters, under its own name: the Customer's model as judge
-    shares the Customer's limits.
-
-    Raises:
-        InputError: the spec names no model (``--statement-judge``).
-    """
-    spec = chosen_statement_judge(config)
-    if spec is None:
-        return None
-    try:
-        return parse_model_spec(spec, models)
-    except InputError as exc:
-        raise InputError(f"--statement-judge {spec}: {exc}") from None
-
-
-def assertion_judge(
-    config: RunConfig, models: Mapping[str, ModelConfig], env: Mapping[str, str]
-) -> ModelConfig | None:
-    """The tau2 assertion judge's model at temperature 0, under a name of its own (the
-    same model may be the Agent with other parameters), its endpoint resolved now."""
-    if config.assertion_judge is None:
-        return None
-    base = parse_model_spec(config.assertion_judge, models)
-    resolved = resolve_credentials(base, env, purpose="assertion judge").config
-    name = f"{base.name} (assertion judge)"
-    return judge_config(resolved).model_copy(update={"name": name})
-
-
-def retry_policy(config: RunConfig) -> RetryPolicy:
-    return config.retries
-
-
 def _outcome(session: Session, batch: Batch) -> str:
     """completed, or why not: budget, deadline, interrupted, cancelled, infra_errors, or
     stopped (the store failed; ``session.stop_reason`` says how)."""
@@ -414,14 +278,17 @@ async def execute(
     """
     if session.quiet_s is not None:  # rpm/tpm windows: a provider's minute spans restarts
         pool.assume_busy(session.quiet_s)
+    bounds = session.concurrency
     count, launcher, launch_error = 1, None, None
     if config.ray is not None:
         try:  # ray.init: the cluster's CPUs are the default count
             launcher = launcher_for(config)
-            count = worker_count(config, len(session.todo), cores=launcher.cpus())
+            count = worker_count(
+                config, len(session.todo), cores=launcher.cpus(), concurrency=bounds
+            )
         except Exception as exc:  # any failure to reach the cluster
             launch_error = f"ray: {str(exc).strip().splitlines()[0] if str(exc) else exc!r}"
-    elif (count := worker_count(config, len(session.todo))) > 1:
+    elif (count := worker_count(config, len(session.todo), concurrency=bounds)) > 1:
         launcher = launcher_for(config)
     if launcher is None:
         await pool.warm()
@@ -434,7 +301,7 @@ async def execute(
         session.todo,
         ctx,
         writer,
-        concurrency=config.bounds,
+        concurrency=bounds,
         budget_usd=config.budget_usd,
         spend=lambda: session.prior_spend_usd + pool.stats.spend_usd,
         deadline_s=config.deadline_s,
@@ -451,12 +318,12 @@ async def execute(
         hub = Hub(
             launcher,
             count=count,
-            setup=worker_setup(config, pool, run_id=session.run_id),
+            setup=worker_setup(config, pool, run_id=session.run_id, concurrency=bounds),
             fingerprint=session.fingerprint,
             pool=pool,
             ctx=ctx,
             lag=batch.work_lag,
-            open_at=config.bounds.ceiling,
+            open_at=bounds.ceiling,
             timing=worker_timing(config),
             stopped=lambda: batch.state.stopped_because is not None,
         )

@@ -26,7 +26,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig
+from supportsim.batch._context import Built, build_context
 from supportsim.batch._frames import FrameError, frame, read_frame
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._mcp import with_mcp_host
@@ -36,6 +38,7 @@ from supportsim.batch._unit import UnitContext, finish_unit
 from supportsim.batch._units import Unit
 from supportsim.errors import InputError
 from supportsim.llm import RateLimit, ResponseCache
+from supportsim.workspace import find_workspace
 
 HUB_ENV, TOKEN_ENV, ID_ENV = "SUPPORTSIM_HUB", "SUPPORTSIM_HUB_TOKEN", "SUPPORTSIM_WORKER_ID"
 """How a local worker process learns where the hub is, its secret and its name (the
@@ -145,16 +148,14 @@ def _apply_setup(setup: dict[str, Any]) -> None:
             sys.path.insert(0, entry)
 
 
-def _built(setup: dict[str, Any], link: _Link) -> Any:
-    from supportsim.batch._command import build_context
-    from supportsim.workspace import find_workspace
-
+def _built(setup: dict[str, Any], link: _Link) -> Built:
     config = RunConfig.model_validate(setup["config"])
     cache = ResponseCache(Path(setup["cache"])) if setup.get("cache") else None
     built = build_context(
         config,
         setup["env"],
         find_workspace(),
+        concurrency=Concurrency(**setup["concurrency"]),
         cache=cache,
         cache_agents=bool(setup.get("cache_agents")),
         make_limiter=lambda name, limit, default: RemoteLimiter(link, name, limit, default),

@@ -8,12 +8,13 @@ terminal and HTML views only render them.
 
 from supportsim.report._aggregate import agent_summary, summarise
 from supportsim.report._commands import compare_command, report_command, summarise_run
-from supportsim.report._compare import compare_pair, compare_runs, pair_up
+from supportsim.report._compare import compare_pair, compare_runs
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
 from supportsim.report._html import render_comparison, render_report
 from supportsim.report._junit import render_junit
 from supportsim.report._load import NotARunError, RunData, load_run
 from supportsim.report._markdown import render_markdown
+from supportsim.report._pairs import pair_up
 from supportsim.report._stats import (
     cluster_bootstrap,
     mcnemar_exact,

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from supportsim.report._pairs import Pair
 from supportsim.report._stats import (
     cluster_bootstrap,
     cluster_bootstrap_statistic,
@@ -21,9 +22,6 @@ from supportsim.report._stats import (
     sign_flip_p,
 )
 from supportsim.scoring import percentile
-
-if TYPE_CHECKING:
-    from supportsim.report._compare import Pair
 
 LOWER_IS_BETTER = ("latency_p90", "cost")
 

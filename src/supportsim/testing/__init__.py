@@ -20,9 +20,9 @@ from supportsim.testing.replies import (
     truncated,
 )
 from supportsim.testing.server import MockLLMServer, RecordedRequest, Responder
+from supportsim.testing.statement_script import StatementScript
 from supportsim.testing.statements import (
     AskedQuestion,
-    StatementScript,
     asked_question,
     is_reading_request,
     is_statement_request,

@@ -2,7 +2,9 @@
 
 A statement judge's request is recognised by its structured tool, ``submit_statement_verdict``
 (forced tool call or ``response_format`` JSON schema), and a statement reading's (``supportsim
-judge-eval``) by ``submit_statement_reading``. Tests script verdicts per check:
+judge-eval``) by ``submit_statement_reading``. Tests script verdicts per check
+(``StatementScript``, in ``statement_script.py``: it falls back to the autopilot, which
+uses this module):
 
     script = StatementScript({"step:say_refund": [verdict("yes", (5, "refunded"))]})
     server.default("judge-m", script)
@@ -20,14 +22,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections import deque
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from supportsim.scoring import MESSAGES_TAG, VERDICT_TOOL
 from supportsim.testing.replies import Reply, call, reply, say
-from supportsim.testing.server import RecordedRequest, Responder
+from supportsim.testing.server import RecordedRequest
 from supportsim.validate import READING_TOOL
 
 AUTOPILOT_REASON = "autopilot: no scripted verdict"
@@ -145,31 +146,3 @@ def autopilot_statement(request: RecordedRequest) -> Reply | None:
         }
         return _structured_reply(request, empty)
     return None
-
-
-@dataclass
-class StatementScript:
-    """A responder answering statement-judge questions by check id, in order per check
-    (see the module docstring); any other request, and a check with no reply left, goes to
-    ``fallback`` (default: the autopilot). ``asked`` lists every question received."""
-
-    replies: Mapping[str, Sequence[Reply]]
-    fallback: Responder | None = None
-    asked: list[AskedQuestion] = field(default_factory=list)
-    _queues: dict[str, deque[Reply]] = field(default_factory=dict, init=False)
-
-    def __post_init__(self) -> None:
-        self._queues = {k: deque(v) for k, v in self.replies.items()}
-
-    def __call__(self, request: RecordedRequest) -> Reply:
-        if is_statement_request(request):
-            question = asked_question(request)
-            self.asked.append(question)
-            queue = self._queues.get(question.check_id)
-            if queue:
-                return queue.popleft()
-        if self.fallback is not None:
-            return self.fallback(request)
-        from supportsim.testing.autopilot import autopilot
-
-        return autopilot(request)

@@ -15,7 +15,8 @@ from datetime import date
 from supportsim.scenario import SayItem
 from supportsim.scoring._acts import claims, promises
 from supportsim.scoring._facts import Calendar, ReadFact, stated_facts
-from supportsim.scoring._lexicon import CONCEPTS, find_concept
+from supportsim.scoring._identity import named_detail
+from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._say import Speech, states
 from supportsim.scoring._templates import MIN_PRIVATE_LENGTH, mentions
 
@@ -50,7 +51,7 @@ def read_statement(
     speech = Speech(lang, {}, calendar)
     concepts = frozenset(c for c in STATEMENT_CONCEPTS if states(SayItem(concept=c), text, speech))
     discloses = set()
-    if find_concept("identity_detail_wrong", text, lang) is not None:
+    if named_detail(text, lang) is not None:
         discloses.add("identity_detail")
     if other_customer and any(
         mentions(text, str(v), lang)

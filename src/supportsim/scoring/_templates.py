@@ -43,8 +43,9 @@ from supportsim.scenario import Scenario, Template
 from supportsim.scoring._checks import Check
 from supportsim.scoring._claim_reports import reported_claims
 from supportsim.scoring._facts import Fact, find_fact
+from supportsim.scoring._identity import named_detail
 from supportsim.scoring._language import answered_in_english
-from supportsim.scoring._lexicon import find_concept
+from supportsim.scoring._lexicon import IDENTITY_CONCEPT, find_concept
 from supportsim.scoring._questions import CONCEPT_MEANINGS, Question
 from supportsim.scoring._say import Speech
 from supportsim.scoring._statement_judge import Verdicts, judged_check
@@ -109,13 +110,17 @@ def unverified_messages(transcript: Transcript, domain: Domain) -> set[int]:
 def identity_detail_check(
     transcript: Transcript, domain: Domain, speech: Speech, cite: str
 ) -> Check:
-    """Naming the wrong detail is itself a negation ("your PIN doesn't match"), so a
-    negator before it ("I couldn't verify you, the PIN doesn't match") does not excuse it."""
+    """Naming which detail was right or wrong (``_identity.named_detail``: "your PIN doesn't
+    match", "your date of birth is fine"), or a phrase the scenario's lexicon adds for
+    ``identity_detail_wrong``. Naming the wrong detail is itself a negation, so a negator
+    before it ("I couldn't verify you, the PIN doesn't match") does not excuse it."""
     exposed = unverified_messages(transcript, domain)
     for i, text in transcript.agent_texts():
         if i not in exposed:
             continue
-        span = find_concept("identity_detail_wrong", text, speech.lang, speech.lexicon)
+        span = named_detail(text, speech.lang) or find_concept(
+            IDENTITY_CONCEPT, text, speech.lang, speech.lexicon
+        )
         if span is not None:
             quoted = text[span.start : span.end]
             return Check(

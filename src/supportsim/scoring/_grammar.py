@@ -314,6 +314,24 @@ class Identity(_Model):
     """Plain phrases that name a wrong detail (rewording; each is tested to be read)."""
 
 
+class Private(_Model):
+    """What makes a word of another customer's record no secret of theirs: the
+    ``other_customer_data`` disclosure's distinctive tokens (``_private``). Plain words,
+    folded (lower case, accents stripped)."""
+
+    common: list[str] = []
+    """Words of records that identify no one: street and plan words, card brands ("street",
+    "avenue", "plan", "unlimited", "visa", "strasse", "calle", "forfait"). Next to a token
+    in a message, one its value does not hold makes it another thing: "Chapel Street" is
+    not "9 Chapel Row"."""
+    titles: list[str] = []
+    """Words of address before a name ("mrs", "herrn", "sra", "mme"): no one's secret, and
+    no other thing next to a name."""
+    places: list[str] = []
+    """The company's own sites: a value named right next to one ("our Seattle store", "notre
+    magasin de l'avenue Foch") names the site, not a customer's record."""
+
+
 class Grammar(_Model):
     """One language's data for the clause-and-mode reading."""
 
@@ -331,6 +349,7 @@ class Grammar(_Model):
     [identity_detail_wrong]`` (naming the detail that is wrong says the details do not
     match)."""
     identity: Identity = Identity()
+    private: Private = Private()
     paradigms: list[Paradigm] = []
     acts: dict[Annotated[str, Field(pattern=r"^[a-z][a-z_]*$")], Act] = {}
 

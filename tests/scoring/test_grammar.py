@@ -14,10 +14,11 @@ from supportsim.scoring import (
     _acts,
     _clauses,
     _grammar,
+    _identity,
     _lexicon,
     _markers,
-    _negation,
     _patterns,
+    _private,
     read_statement,
 )
 from supportsim.scoring._grammar import Trigger, grammar, inflect, load_grammar
@@ -30,7 +31,13 @@ CACHED = [
     _acts._compiled,
     _acts.mentions,
     _patterns._pattern_words,
-    _negation._clause_break,
+    _identity._rules,
+    _identity._opening_words,
+    _identity.judged_details,
+    _private._common,
+    _private._record_words,
+    _private._sites,
+    _private.value_tokens,
     _lexicon._compiled,
     _lexicon._concepts_cached,
 ]

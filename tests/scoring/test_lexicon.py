@@ -12,11 +12,12 @@ from supportsim.scenario import SayItem
 from supportsim.scoring._acts import act_concepts
 from supportsim.scoring._lexicon import (
     CONCEPTS,
+    IDENTITY_CONCEPT,
     LANGUAGES,
     GuardedLexicon,
-    PairLexicon,
     _bundled,
     _bundled_path,
+    _known,
     check_pattern,
     concept_terms,
     find_concept,
@@ -563,19 +564,15 @@ def test_every_concept_has_terms_and_8_to_100_patterns_or_acts_per_language() ->
     for lang in LANGUAGES:
         lexicon = _bundled(lang)
         acts = act_concepts(lang)
-        assert set(lexicon) | acts == CONCEPTS, lang
+        assert _known(lang) == CONCEPTS, lang
+        assert IDENTITY_CONCEPT not in lexicon, lang  # read by structure (_identity)
         for concept in CONCEPTS:
             assert len(concept_terms(concept, lang)) >= 2, (concept, lang)
             entry = lexicon.get(concept)
             if entry is None or concept in acts:
-                assert entry is not None or concept in acts, (concept, lang)
+                assert entry is not None or concept in acts or concept == IDENTITY_CONCEPT
                 continue
-            if isinstance(entry, PairLexicon):
-                lists = [entry.details, entry.wrongness]
-            elif isinstance(entry, GuardedLexicon):
-                lists = [entry.patterns]
-            else:
-                lists = [entry]
+            lists = [entry.patterns] if isinstance(entry, GuardedLexicon) else [entry]
             for patterns in lists:
                 assert 8 <= len(patterns) <= 100, (concept, lang, len(patterns))
 
@@ -692,12 +689,12 @@ def test_the_bundled_files_load(tmp_path: Path) -> None:
 def test_a_valid_lexicon_file_loads(tmp_path: Path) -> None:
     path = tmp_path / "xx.yaml"
     path.write_text(
-        "refusing: [no way, nope*]\npair:\n  details: [PIN]\n  wrongness: [is wrong]\n",
+        "refusing: [no way, nope*]\nguarded:\n  patterns: [I can't]\n  unless: [can't wait]\n",
         encoding="utf-8",
     )
     loaded = load_lexicon(path)
     assert loaded["refusing"] == ["no way", "nope*"]
-    assert isinstance(loaded["pair"], PairLexicon)
+    assert isinstance(loaded["guarded"], GuardedLexicon)
 
 
 @pytest.mark.parametrize(
@@ -706,8 +703,8 @@ def test_a_valid_lexicon_file_loads(tmp_path: Path) -> None:
         ("refusing: [no way, re*fuse]\n", "refusing"),
         ("refusing: [a|b]\n", "refusing"),
         ("Refusing: [no way]\n", "Refusing"),
-        ("pair:\n  details: [PIN]\n", "pair"),
-        ("pair:\n  details: [PIN]\n  wrongness: [bad]\n  colour: [red]\n", "pair"),
+        ("pair:\n  details: [PIN]\n  wrongness: [is wrong]\n", "pair"),  # no pair lists now
+        ("guarded:\n  patterns: [a]\n  unless: [b]\n  colour: [red]\n", "guarded"),
         ("refusing: no way\n", "refusing"),
     ],
 )

@@ -275,6 +275,63 @@ class Act(_Model):
     """Plain phrases that state the concept (rewording; each is tested to be read)."""
 
 
+class Identity(_Model):
+    """How the language names a caller's identity details and judges them: the
+    ``identity_detail`` disclosure (``_identity``). Entries are lexicon patterns (``*`` any
+    ending, ``~`` one word) in the words the tokenizer reads ("isn't" is "is not")."""
+
+    details: list[Pattern] = []
+    """The nouns of identity details: "date of birth", "PIN", "postcode", "Kundennummer"."""
+    right: list[Pattern] = []
+    """Predicates that judge a detail right: "correct", "fine", "matches", "stimmt", "coincide";
+    negated they judge it wrong ("doesn't match", "no coincide", "n'est pas le bon")."""
+    wrong: list[Pattern] = []
+    """Predicates that judge a detail wrong: "wrong", "off", "swapped", "different", "typo",
+    "falsch", "vertauscht", "erróneo", "inversé"."""
+    generic: list[Pattern] = []
+    """Words that, just before a detail or between it and the predicate, make the judgement
+    about details in general: "details", "information", "records", "Angaben", "datos"."""
+    requests: list[Pattern] = []
+    """Words that, just before a detail or between it and the predicate, ask for it: "please",
+    "could you", "make sure", "bitte", "por favor", "veuillez"."""
+    joins: list[Pattern] = []
+    """Words that join details into a list ("name and date of birth"): a list names no
+    single detail."""
+    compared: list[Pattern] = []
+    """Words between a predicate and a detail after it that make the detail what something
+    else is compared with, not the one judged: "the parcel doesn't match your address"
+    ("your", "with", "to", "à", "con")."""
+    withheld: list[Pattern] = []
+    """Verbs of telling that, negated before a detail, withhold the judgement: "I can't tell
+    you whether the PIN is right" ("tell", "say", "confirm", "sagen", "decir", "dire")."""
+    pronouns: list[Pattern] = []
+    """Pronouns that carry a detail into the next clause of its sentence: "thanks for the PIN,
+    but it doesn't match" ("it", "that", "es", "elle")."""
+    unless: list[Pattern] = []
+    """Phrases that, covering a predicate, make it no judgement of a detail: "right away", "you
+    are right", "I made a mistake", "me he equivocado"."""
+    examples: list[str] = []
+    """Plain phrases that name a wrong detail (rewording; each is tested to be read)."""
+
+
+class Private(_Model):
+    """What makes a word of another customer's record no secret of theirs: the
+    ``other_customer_data`` disclosure's distinctive tokens (``_private``). Plain words,
+    folded (lower case, accents stripped)."""
+
+    common: list[str] = []
+    """Words of records that identify no one: street and plan words, card brands ("street",
+    "avenue", "plan", "unlimited", "visa", "strasse", "calle", "forfait"). Next to a token
+    in a message, one its value does not hold makes it another thing: "Chapel Street" is
+    not "9 Chapel Row"."""
+    titles: list[str] = []
+    """Words of address before a name ("mrs", "herrn", "sra", "mme"): no one's secret, and
+    no other thing next to a name."""
+    places: list[str] = []
+    """The company's own sites: a value named right next to one ("our Seattle store", "notre
+    magasin de l'avenue Foch") names the site, not a customer's record."""
+
+
 class Grammar(_Model):
     """One language's data for the clause-and-mode reading."""
 
@@ -291,6 +348,8 @@ class Grammar(_Model):
     """Concepts whose phrases state another concept too: ``identity_mismatch:
     [identity_detail_wrong]`` (naming the detail that is wrong says the details do not
     match)."""
+    identity: Identity = Identity()
+    private: Private = Private()
     paradigms: list[Paradigm] = []
     acts: dict[Annotated[str, Field(pattern=r"^[a-z][a-z_]*$")], Act] = {}
 

@@ -22,11 +22,10 @@ English's for a language without data.
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from supportsim.scoring._clauses import Clause
 from supportsim.scoring._clauses import clauses as split_clauses
-from supportsim.scoring._grammar import grammar, reading_language
+from supportsim.scoring._grammar import reading_language
 from supportsim.scoring._markers import Markers, marker_ending, markers
 from supportsim.scoring._span import Span
 
@@ -111,9 +110,6 @@ def _negates(mk: Markers, text: str) -> bool:
     return any(not any(a <= m.start() < b for a, b in idioms) for m in mk.negators.finditer(text))
 
 
-_PUNCTUATION = r"[.;!?]+(?=\s|$|[\"')])|[\u00a1\u00bf]"  # and Spanish ¡ ¿ open a clause
-
-
 def locate(text: str, span: Span, lang: str) -> tuple[Clause, int, int] | None:
     """The clause holding the mention at ``span`` and its first and last token."""
     for clause in split_clauses(text, lang):
@@ -147,31 +143,3 @@ def negated(text: str, span: Span, lang: str, *, offers: bool = True) -> bool:
             if len(clause.text[start : m.start()].split()) <= AFTER_WORDS:
                 return True
     return False
-
-
-# --- the sentences of folded text (the identity-detail pair finder, ``_lexicon``) ------------
-
-
-@cache
-def _clause_break(lang: str, contrast: bool) -> re.Pattern[str]:
-    if not contrast:
-        return re.compile(_PUNCTUATION)
-    words = [
-        re.escape(w)
-        for code in dict.fromkeys((reading_language(lang), "en"))
-        for w in grammar(code).clauses.contrast
-    ]
-    return re.compile(_PUNCTUATION + r"|(?<![\w'-])(?:" + "|".join(words) + r")(?![\w'-])")
-
-
-def clauses(folded: str, lang: str, *, contrast: bool = True) -> list[tuple[int, int]]:
-    """``[start, end)`` ranges of the clauses of one line of folded text: its sentences,
-    cut again before contrast words unless ``contrast=False``."""
-    ranges, start = [], 0
-    for m in _clause_break(lang, contrast).finditer(folded):
-        if m.start() > start:
-            ranges.append((start, m.start()))
-        start = m.end()
-    if start < len(folded):
-        ranges.append((start, len(folded)))
-    return ranges

@@ -15,9 +15,11 @@ from datetime import date
 from supportsim.scenario import SayItem
 from supportsim.scoring._acts import claims, promises
 from supportsim.scoring._facts import Calendar, ReadFact, stated_facts
-from supportsim.scoring._lexicon import CONCEPTS, find_concept
+from supportsim.scoring._identity import named_detail
+from supportsim.scoring._lexicon import CONCEPTS
+from supportsim.scoring._private import private_of_others, private_tokens
 from supportsim.scoring._say import Speech, states
-from supportsim.scoring._templates import MIN_PRIVATE_LENGTH, mentions
+from supportsim.scoring._templates import Secrets, disclosed_secret
 
 STATEMENT_CONCEPTS = tuple(c for c in CONCEPTS if c != "identity_detail_wrong")
 """The concepts a say step can name (``identity_detail_wrong`` is the disclosure's)."""
@@ -50,14 +52,13 @@ def read_statement(
     speech = Speech(lang, {}, calendar)
     concepts = frozenset(c for c in STATEMENT_CONCEPTS if states(SayItem(concept=c), text, speech))
     discloses = set()
-    if find_concept("identity_detail_wrong", text, lang) is not None:
+    if named_detail(text, lang) is not None:
         discloses.add("identity_detail")
-    if other_customer and any(
-        mentions(text, str(v), lang)
-        for v in other_customer.values()
-        if len(str(v).strip()) >= MIN_PRIVATE_LENGTH
-    ):
-        discloses.add("other_customer")
+    if other_customer:
+        record = {"other": [str(v) for v in other_customer.values()]}
+        secrets = Secrets(private_of_others(record, (), ""), private_tokens(record, (), ""))
+        if disclosed_secret(text, secrets, lang) is not None:
+            discloses.add("other_customer")
     return Reading(
         concepts=concepts,
         facts=tuple(stated_facts(text, lang, calendar=calendar)),

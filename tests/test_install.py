@@ -118,6 +118,21 @@ def test_the_install_is_not_the_checkout(installed: Path, tmp_path: Path) -> Non
     assert (bundled / "scenarios" / "suites.yaml").is_file()
     assert (bundled / "personas" / "angry.yaml").is_file()
     assert (bundled / "runs" / "demo.yaml").is_file()
+    # The data-form built-in domains (domain.yaml, policy.md, knowledge/, fixture.json)
+    # are package data: every such file of the checkout is in the install.
+    source = REPO / "src" / "supportsim" / "domains"
+    data = [
+        p.relative_to(source)
+        for p in sorted(source.rglob("*"))
+        if p.suffix in (".yaml", ".json", ".md") and "__pycache__" not in p.parts
+    ]
+    assert {p.parent.name for p in data if p.name == "domain.yaml"} >= {
+        "telecom",
+        "retail",
+        "appointments",
+    }
+    installed_domains = Path(where).parent / "domains"
+    assert [str(p) for p in data if not (installed_domains / p).is_file()] == []
 
 
 def test_smoke_suite_runs_from_any_directory(installed: Path, tmp_path: Path) -> None:

@@ -11,7 +11,13 @@ import pytest
 from supportsim.domains import builtin_domains
 from supportsim.domains._base import Domain, DomainState
 from supportsim.domains.retail import domain
-from supportsim.domains.retail._policy import ARTICLES, POLICY
+from supportsim.domains.retail._tools import (
+    CANCEL_REFUND_DAYS,
+    GOODWILL_LIMIT,
+    REFUND_DAYS,
+    RETURN_LABEL_FEE,
+    RETURN_WINDOW_DAYS,
+)
 from supportsim.errors import ToolError
 
 
@@ -74,10 +80,37 @@ def test_every_tool_has_a_valid_described_schema(d: Domain) -> None:
         assert t.description.strip(), name
 
 
-def test_policy_and_knowledge_sizes() -> None:
-    assert 40 <= len(POLICY.splitlines()) <= 80
-    assert 8 <= len(ARTICLES) <= 12
-    assert len({a.id for a in ARTICLES}) == len(ARTICLES)
+def test_policy_and_knowledge_sizes(d: Domain) -> None:
+    assert 40 <= len(d.policy.splitlines()) <= 80
+    assert 8 <= len(d.knowledge) <= 12
+    assert len({a.id for a in d.knowledge}) == len(d.knowledge)
+
+
+def test_policy_and_articles_state_the_limits_the_tools_enforce(d: Domain) -> None:
+    """policy.md and knowledge/ are text; the limits are code (``_tools.py``): a scenario
+    that asks the Agent to quote a fee must test the number the tools apply."""
+    policy = " ".join(d.policy.split())
+    article = {a.id: " ".join(a.text.split()) for a in d.knowledge}
+    stated = {
+        policy: [
+            f"refunded to the original payment method in {CANCEL_REFUND_DAYS}",
+            f"accepted within {RETURN_WINDOW_DAYS} days of delivery",
+            f"{RETURN_LABEL_FEE:.2f} USD return-label fee",
+            f"Refunds arrive {REFUND_DAYS} after",
+            f"at most {GOODWILL_LIMIT:.0f} USD per customer per day",
+            f"Goodwill above {GOODWILL_LIMIT:.0f} USD needs a supervisor",
+        ],
+        article["KB-R01"]: [
+            f"returned within {RETURN_WINDOW_DAYS} days of the delivery date",
+            f"{RETURN_LABEL_FEE:.2f} USD return-label fee",
+            f"Refunds are issued {REFUND_DAYS} after",
+        ],
+        article["KB-R04"]: [f"refunded to the original payment method in {CANCEL_REFUND_DAYS}"],
+        article["KB-R08"]: [f"up to {GOODWILL_LIMIT:.0f} USD per customer per day"],
+    }
+    for text, phrases in stated.items():
+        for phrase in phrases:
+            assert phrase in text
 
 
 def test_fixture_is_fresh_and_overridable(d: Domain) -> None:

@@ -16,12 +16,19 @@ from supportsim.domains.appointments._tools import (
     appointment_view,
     check_bookable,
     check_cap,
+    find_availability,
+    get_appointment,
     get_appointment_record,
+    get_client,
     get_client_record,
+    get_contact_history,
+    get_fees,
     get_service_record,
     get_slot_record,
+    list_appointments,
     require_client,
     slot_view,
+    verify_client,
 )
 from supportsim.errors import ToolError
 
@@ -145,3 +152,19 @@ def cancel_appointment(state: AppointmentsState, args: CancelArgs) -> dict[str, 
     appt.status = "cancelled"
     appt.fee_paid = round(appt.fee_paid + fee, 2)
     return {"cancelled": True, "fee_charged": fee, "appointment": appointment_view(state, appt)}
+
+
+TOOLS = (
+    verify_client,
+    get_client,
+    find_availability,
+    book_appointment,
+    reschedule_appointment,
+    cancel_appointment,
+    get_appointment,
+    list_appointments,
+    get_fees,
+    get_contact_history,
+)
+"""Every appointments tool in the order the Agent sees them (``domain.yaml`` names this
+module): the reads of ``_tools.py`` and the writes here."""

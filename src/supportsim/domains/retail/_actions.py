@@ -12,14 +12,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from supportsim.domains._base import Args, days_between, tool
-from supportsim.domains.retail._policy import (
-    CANCEL_REFUND_DAYS,
-    FEE_FREE_REASONS,
-    GOODWILL_LIMIT,
-    REFUND_DAYS,
-    RETURN_LABEL_FEE,
-    RETURN_WINDOW_DAYS,
-)
 from supportsim.domains.retail._state import (
     Address,
     CreditEntry,
@@ -29,6 +21,13 @@ from supportsim.domains.retail._state import (
     ReturnRecord,
 )
 from supportsim.domains.retail._tools import (
+    CANCEL_REFUND_DAYS,
+    FEE_FREE_REASONS,
+    GOODWILL_LIMIT,
+    READ_TOOLS,
+    REFUND_DAYS,
+    RETURN_LABEL_FEE,
+    RETURN_WINDOW_DAYS,
     OrderArgs,
     customer_of,
     money,
@@ -337,3 +336,6 @@ WRITE_TOOLS = (
     exchange_item,
     issue_store_credit,
 )
+
+TOOLS = (*READ_TOOLS, *WRITE_TOOLS)
+"""Every retail tool in the order the Agent sees them (``domain.yaml`` names this module)."""

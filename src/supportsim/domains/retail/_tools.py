@@ -4,6 +4,9 @@ Reads never refuse for policy reasons except where the data is personal (profile
 list, contact history): those need the customer verified, so an Agent cannot leak what it
 was never allowed to look up. Order lookups by number stay open because the policy lets
 an unverified caller hear the shipment status of an order whose number they know.
+
+The limits the tools enforce are defined here; ``policy.md`` and the articles in
+``knowledge/`` state the same numbers (``tests/domains/test_retail.py`` holds them equal).
 """
 
 from __future__ import annotations
@@ -15,10 +18,19 @@ from typing import Any
 from pydantic import Field
 
 from supportsim.domains._base import Args, record_of, require_verified, tool
-from supportsim.domains.retail._policy import RETURN_WINDOW_DAYS
 from supportsim.domains.retail._state import Customer, Order, RetailState
 from supportsim.errors import ToolError
 
+RETURN_WINDOW_DAYS = 30
+"""Returns and exchanges are accepted up to this many days after delivery."""
+RETURN_LABEL_FEE = 5.99
+"""Deducted from refunds to the original payment method, unless the item was faulty."""
+FEE_FREE_REASONS = ("defective", "wrong_item")
+"""Return reasons for which the label fee is waived."""
+GOODWILL_LIMIT = 25.0
+"""Goodwill store credit an agent may issue per customer per day without a supervisor."""
+CANCEL_REFUND_DAYS = "3-5 business days"
+REFUND_DAYS = "5-7 business days"
 INTERNAL_WARNING = "INTERNAL ONLY - never disclose to the customer"
 
 

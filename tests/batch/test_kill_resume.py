@@ -60,12 +60,15 @@ async def start(server: MockLLMServer, out: Path, *extra: str) -> asyncio.subpro
 async def test_sigkill_mid_run_then_resume_runs_every_unit_exactly_once(
     server: MockLLMServer, out: Path
 ):
-    # The agent answers its first 7 requests (3 whole units), then hangs: the run is
-    # certainly mid-way, with units in flight, when it is killed.
-    def first_seven(request: RecordedRequest) -> Reply:
-        return autopilot(request) if len(server.requests(model="agent")) <= 7 else hang()
+    # The agent answers until two units are done, then every call hangs: the run is
+    # certainly mid-way, with units in flight, when it is killed. (Not "the first seven
+    # calls": units in flight can share seven answers so that none of them finishes.)
+    answering = True
 
-    server.default("agent", first_seven)
+    def until_two_finished(request: RecordedRequest) -> Reply:
+        return autopilot(request) if answering else hang()
+
+    server.default("agent", until_two_finished)
     proc = await start(server, out)
     assert proc.stdout is not None
     finished: list[str] = []
@@ -75,6 +78,7 @@ async def test_sigkill_mid_run_then_resume_runs_every_unit_exactly_once(
             assert line, "the run ended before it could be killed"
             if ": completed" in line:
                 finished.append(line)
+    answering = False
     proc.send_signal(signal.SIGKILL)
     await proc.wait()
     assert proc.returncode == -signal.SIGKILL

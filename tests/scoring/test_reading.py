@@ -219,3 +219,37 @@ def test_a_parenthesis_is_a_clause_only_when_it_opens_with_a_subject() -> None:
     # a clause in brackets keeps its waiver from the fee before it
     text = "Card refunds have a 5.99 USD label fee (it's waived for faulty items)."
     assert "fee" in read_statement(text, "en").concepts
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "promises"),
+    [
+        # sentences written for this test: each commitment the language's acts data reads,
+        # beside the near miss it must not (a condition, an offer, a question, a negation,
+        # a policy, a completed act)
+        ("fr", "Je vous rembourse la différence dès aujourd'hui.", {"refund"}),
+        ("fr", "Nous vous rembourserons la différence sous 5 jours.", {"refund"}),
+        ("fr", "Vous recevrez votre remboursement d'ici vendredi.", {"refund"}),
+        ("fr", "Si l'article arrive endommagé, nous vous rembourserons.", set()),
+        ("fr", "Je vous propose de vous rembourser la différence.", set()),
+        ("fr", "Voulez-vous que je vous rembourse ?", set()),
+        ("fr", "Je ne peux pas vous rembourser.", set()),
+        ("fr", "Les remboursements sont effectués sous 5 jours.", set()),
+        ("fr", "Je vous rappelle demain à 10 h.", {"callback"}),
+        ("fr", "Un conseiller vous recontactera demain matin.", {"callback"}),
+        ("fr", "Je vous rappelle que les frais de retour sont à votre charge.", set()),
+        ("fr", "Votre colis vous sera livré jeudi.", {"delivery"}),
+        ("fr", "Votre colis a été livré hier.", set()),
+        ("fr", "Je vous expédie un article de remplacement dès demain.", {"replacement"}),
+        ("fr", "Un article de remplacement a été expédié hier.", set()),
+        ("fr", "Je ne vous facturerai pas les frais de retard.", {"waive"}),
+        ("fr", "Je vous facturerai les frais de retard.", set()),
+        ("fr", "Les frais de port vous seront offerts.", {"waive"}),
+        ("fr", "Les frais de port sont offerts dès 50 € d'achat.", set()),
+        ("fr", "Nous allons corriger l'erreur sur votre facture.", {"fix"}),
+        ("fr", "Pouvez-vous corriger l'erreur sur la facture ?", set()),
+        ("fr", "Je vais vous accorder un avoir de 10 €.", {"credit"}),
+    ],
+)
+def test_promises_outside_english_by_their_data(lang: str, text: str, promises: set[str]) -> None:
+    assert read_statement(text, lang).promises == promises

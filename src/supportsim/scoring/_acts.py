@@ -265,7 +265,8 @@ def _mode(
     # a state has no agent: "you're in for 16:30" is not the customer's act
     state = rule.kind == "state"
     tense = tense_mode(clause, i, slot, lang, receipt=rule.receipt or state, phrase=state)
-    return tense, negation_at(clause, i, lang)
+    reach = len(clause.tokens) if grammar(lang).negation.trailing else None
+    return tense, negation_at(clause, i, lang, until=reach)
 
 
 def _stated_modes(act: Act, mode: Mode) -> tuple[bool, str | None, str | None, bool]:

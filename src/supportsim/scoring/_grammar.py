@@ -138,6 +138,10 @@ class Negation(_Model):
     """Offers and questions that state nothing done: "would you like", "soll ich"."""
     after: list[Regex] = []
     """Said right after a mention, negating it: "is not necessary", "has been waived"."""
+    trailing: bool = False
+    """A negator after a verb in its clause negates it too: the finite verb comes second in
+    German, its negation later ("Sie bekommen Ihr Geld nicht zurück", "wir erstatten die
+    Versandkosten nicht")."""
 
 
 class Modes(_Model):

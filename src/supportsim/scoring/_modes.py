@@ -255,7 +255,10 @@ def noun_mode(
     category, j = seen
     negation = negation_at(clause, i, lang, until=j + 2)
     if category not in ("copula", "past"):
-        return tense_mode(clause, j + 1, "base", lang), negation
+        # the auxiliary's verb may close the clause ("die Erstattung wird nicht von uns
+        # abgewickelt"): a negator anywhere after the noun in its clause negates it
+        whole = negation_at(clause, i, lang, until=len(clause.tokens))
+        return tense_mode(clause, j + 1, "base", lang), whole
     after = clause.tokens[j + 1 : j + 3]
     if not copula or any(t.text.endswith("ed") for t in after):
         return "none", negation

@@ -305,3 +305,18 @@ def test_a_parenthesis_is_a_clause_only_when_it_opens_with_a_subject() -> None:
 )
 def test_promises_outside_english_by_their_data(lang: str, text: str, promises: set[str]) -> None:
     assert read_statement(text, lang).promises == promises
+
+
+@pytest.mark.parametrize(
+    ("text", "promises"),
+    [
+        # a negator that belongs to another phrase of the clause does not negate the promise
+        # (only German, whose negator follows its verb, reads one anywhere after the noun)
+        ("The replacement will be shipped today and not next week.", {"replacement"}),
+        ("The replacement will not be shipped today.", set()),
+    ],
+)
+def test_a_later_negator_negates_an_english_noun_promise_only_by_its_auxiliary(
+    text: str, promises: set[str]
+) -> None:
+    assert set(read_statement(text, "en").promises) == promises

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from supportsim.scoring._clauses import Clause
-from supportsim.scoring._grammar import Mode, Slot
+from supportsim.scoring._grammar import Mode, Slot, grammar
 from supportsim.scoring._markers import (
     Markers,
     customer_before,
@@ -255,10 +255,13 @@ def noun_mode(
     category, j = seen
     negation = negation_at(clause, i, lang, until=j + 2)
     if category not in ("copula", "past"):
-        # the auxiliary's verb may close the clause ("die Erstattung wird nicht von uns
-        # abgewickelt"): a negator anywhere after the noun in its clause negates it
-        whole = negation_at(clause, i, lang, until=len(clause.tokens))
-        return tense_mode(clause, j + 1, "base", lang), whole
+        if grammar(lang).negation.trailing:
+            # the auxiliary's verb may close the clause ("die Erstattung wird nicht von uns
+            # abgewickelt"): where the language puts its negator after the verb, one
+            # anywhere after the noun in its clause negates it; elsewhere only a negator by
+            # the auxiliary does ("the replacement will be shipped today and not next week")
+            negation = negation_at(clause, i, lang, until=len(clause.tokens))
+        return tense_mode(clause, j + 1, "base", lang), negation
     after = clause.tokens[j + 1 : j + 3]
     if not copula or any(t.text.endswith("ed") for t in after):
         return "none", negation

@@ -281,6 +281,17 @@ def at_site(text: str, span: Span) -> bool:
 # --- whose values are secret -----------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
+def _whole(key: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![0-9a-z]){re.escape(key)}(?![0-9a-z])")
+
+
+def _told(key: str, known: str) -> bool:
+    """``key`` stands in ``known`` as a whole (another customer's ZIP 97214 is not told by
+    an order id W1972145 that contains it)."""
+    return key in known and _whole(key).search(known) is not None
+
+
 def private_of_others(
     by_owner: Mapping[str, Collection[str]], allowed: Collection[str], known: str
 ) -> dict[str, str]:
@@ -301,7 +312,7 @@ def private_of_others(
                 len(key) >= MIN_PRIVATE_LENGTH
                 and counts[key] == 1
                 and key not in mine
-                and key not in known
+                and not _told(key, known)
             ):
                 out[value] = owner
     return out

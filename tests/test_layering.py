@@ -6,9 +6,13 @@
 
 ``_yaml`` (the one YAML reader), ``_printable`` (terminal-safe text) and ``_tables``
 (terminal tables that never cut a value) are base modules.
-``llm`` imports only ``errors`` and ``_yaml``; ``cli``, ``_api`` (``supportsim.run``) and
-``testing`` may import anything, and nothing in the package imports ``testing`` (only tests,
-the cli and benchmarks do). Packages not written yet are skipped.
+``llm`` imports only ``errors``, ``_yaml`` and ``_tracing``: it is the one model-access
+layer, so it must not depend on what calls models (a conversation's time budget is handed
+to its pool as an ``llm.TimeBudget``, not imported); ``_tracing`` is a base module that
+imports nothing of supportsim, and the pool's caller is where a model call's span opens
+(``traced_model_call``, the identity when tracing is off). ``cli``, ``_api``
+(``supportsim.run``) and ``testing`` may import anything, and nothing in the package imports
+``testing`` (only tests, the cli and benchmarks do). Packages not written yet are skipped.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ ORDER = [
     "report",
     "export",
 ]
-ONLY = {"llm": {"errors", "_yaml"}}
+ONLY = {"llm": {"errors", "_yaml", "_tracing"}}
 FREE = {"cli", "testing", "_api", "__main__"}  # __main__ is `python -m supportsim`: the cli
 
 

@@ -823,8 +823,7 @@ def generate(
 
     from supportsim.authoring import Drafts, write_drafts
     from supportsim.authoring import generate as draft
-    from supportsim.batch import ModelPool
-    from supportsim.llm import load_models_file, parse_model_spec
+    from supportsim.llm import ModelPool, load_models_file, parse_model_spec
     from supportsim.workspace import find_workspace
 
     try:

@@ -8,9 +8,8 @@ import pytest
 import yaml
 
 from supportsim.authoring import generate, submitted_yaml, write_drafts
-from supportsim.batch import ModelPool
 from supportsim.domains import mock
-from supportsim.llm import LLMResponse, ToolCall, parse_model_spec
+from supportsim.llm import LLMResponse, ModelPool, ToolCall, parse_model_spec
 from supportsim.scenario import load_personas
 from supportsim.testing import MockLLMServer, call, say
 

@@ -16,10 +16,9 @@ import pytest
 from supportsim.batch._frames import MAX_HELLO, FrameError, frame, read_frame
 from supportsim.batch._hub import Hub
 from supportsim.batch._lag import LoopLag
-from supportsim.batch._models import ModelPool
 from supportsim.batch._remote import Timing, domain_digest, worker_fingerprint
 from supportsim.domains import builtin_domains
-from supportsim.llm import RateLimit
+from supportsim.llm import ModelPool, RateLimit
 
 
 class FakeHandle:

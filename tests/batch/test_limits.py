@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from supportsim.batch import AdaptiveGate, LoopLag, RequestWindow, TokenWindow
+from supportsim.batch import LoopLag
+from supportsim.llm import AdaptiveGate, RequestWindow, TokenWindow
 
 
 class FakeTime:
@@ -148,7 +149,7 @@ def test_loop_lag_warns_when_p99_is_over_ten_ms():
 
 
 async def test_the_pool_warms_every_client_before_units_start() -> None:
-    from supportsim.batch import ModelPool
+    from supportsim.llm import ModelPool
 
     warmed: list[str] = []
 
@@ -244,8 +245,7 @@ def test_resume_starts_the_windows_from_when_the_last_session_could_have_sent():
 
 
 def test_the_pool_starts_every_rpm_window_busy_after_a_restart():
-    from supportsim.batch import ModelPool
-    from supportsim.llm import RateLimit
+    from supportsim.llm import ModelPool, RateLimit
 
     time = FakeTime()
     pool = ModelPool(env={}, clock=time.clock, sleep=time.sleep)

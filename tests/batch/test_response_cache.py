@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from batch_helpers import records, request, run
 
-from supportsim.batch import ModelPool
 from supportsim.errors import InputError, ProviderError
 from supportsim.llm import (
     LLMMessage,
     LLMRequest,
+    ModelPool,
     ResponseCache,
     RetryPolicy,
     ToolSpec,

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from batch_helpers import LOOKUP, REFUND, records, request, run
 
-from supportsim.batch import _sanitise, _unit, read_manifest
-from supportsim.llm import Scrubber
+from supportsim.batch import _unit, read_manifest
+from supportsim.llm import Scrubber, sanitised
 from supportsim.store import CONVERSATIONS, ConversationRecord
 from supportsim.testing import MockLLMServer, say
 
@@ -37,9 +37,9 @@ async def test_a_lone_surrogate_in_a_reply_is_stored_as_a_replacement_character(
 
 def test_sanitising_keeps_pairs_and_clean_objects():
     clean = {"a": ["text", ("x", 1)]}
-    assert _sanitise.sanitised(clean) is clean  # nothing to replace: the same object
-    assert _sanitise.sanitised("\ud83d\ude00") == "\U0001f600"  # a pair is one character
-    assert _sanitise.sanitised({"k\udc00": ["\ud800"]}) == {"k\ufffd": ["\ufffd"]}
+    assert sanitised(clean) is clean  # nothing to replace: the same object
+    assert sanitised("\ud83d\ude00") == "\U0001f600"  # a pair is one character
+    assert sanitised({"k\udc00": ["\ud800"]}) == {"k\ufffd": ["\ufffd"]}
 
 
 async def test_a_record_that_cannot_be_built_is_a_harness_error_and_the_batch_goes_on(

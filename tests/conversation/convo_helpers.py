@@ -13,13 +13,14 @@ from typing import Any
 
 import orjson
 
-from supportsim.batch import ModelPool, Unit, UnitContext, run_unit
-from supportsim.conversation import parse_agent_spec, parse_customer_spec
+from supportsim.batch import Unit, UnitContext, run_unit
+from supportsim.conversation import CONVERSATION_BUDGET, parse_agent_spec, parse_customer_spec
 from supportsim.domains import mock
 from supportsim.llm import (
     LLMMessage,
     LLMRequest,
     ModelConfig,
+    ModelPool,
     RetryPolicy,
     make_client,
     parse_model_spec,
@@ -112,7 +113,11 @@ class Harness:
 
         policy = RetryPolicy(max_attempts=self.max_attempts, base_delay_s=0.0, jitter=0.0)
         self.pool = ModelPool(
-            env=env_for(self.server), policy=policy, sleep=sleep, clock=lambda: self.now
+            env=env_for(self.server),
+            policy=policy,
+            sleep=sleep,
+            clock=lambda: self.now,
+            budget=CONVERSATION_BUDGET,  # as a run's pool is built (batch.build_context)
         )
 
     @property

@@ -20,10 +20,9 @@ from pathlib import Path
 import orjson
 
 from supportsim.authoring._prompt import SUBMIT, drafting_prompt
-from supportsim.conversation import ModelCaller
 from supportsim.domains import Domain, DomainCatalogue
 from supportsim.errors import ScenarioError
-from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, structured_candidates
+from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, ModelCaller, structured_candidates
 from supportsim.scenario import Category, Persona, Scenario, load_scenarios
 from supportsim.scoring import CONCEPTS, oracle_run
 

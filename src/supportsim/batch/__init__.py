@@ -1,8 +1,10 @@
-"""The batch runner: units, concurrency, rate limits, retries, budgets, resume, progress.
+"""The batch runner: units, concurrency, budgets, deadline, resume, workers, progress.
 
 ``run_command`` is ``supportsim run``; the pieces are public for tests and benchmarks:
 ``prepare_run`` (everything before the first conversation), ``execute`` (one session),
-``Batch`` (units under one gate), ``ModelPool`` (clients, limits, retries, the ledger).
+``Batch`` (units under one gate). Model access (clients, rate limits, retries, the
+ledger) is ``llm.ModelPool``: a run builds one from its config's plain values
+(``_context.build_context``) and its workers share the driver's limits (``_hub.py``).
 """
 
 from supportsim.batch._command import (
@@ -23,7 +25,6 @@ from supportsim.batch._config import (
 from supportsim.batch._context import (
     Participants,
     participants,
-    retry_policy,
     select,
     statement_judge_model,
     unit_context,
@@ -38,7 +39,6 @@ from supportsim.batch._gates import (
 from supportsim.batch._jobs import Finished, JobRunner, JobState, RecordSink
 from supportsim.batch._judge_setup import models_for, open_statement_judge, run_config_of
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
-from supportsim.batch._limits import AdaptiveGate, RequestWindow, TokenWindow
 from supportsim.batch._manifest import (
     changes,
     fingerprint,
@@ -46,7 +46,6 @@ from supportsim.batch._manifest import (
     read_manifest,
     save_manifest,
 )
-from supportsim.batch._models import CallStats, Limiter, ModelPool
 from supportsim.batch._progress import Progress
 from supportsim.batch._runner import AgentTally, Batch, BatchState
 from supportsim.batch._session import (
@@ -62,28 +61,22 @@ from supportsim.batch._units import Unit, plan_units
 
 __all__ = [
     "WARN_P99_MS",
-    "AdaptiveGate",
     "AgentTally",
     "Batch",
     "BatchState",
-    "CallStats",
     "Finished",
     "FinishedUnit",
     "GateMiss",
     "JobRunner",
     "JobState",
-    "Limiter",
     "LoopLag",
-    "ModelPool",
     "Participants",
     "Prepared",
     "Progress",
     "RecordSink",
-    "RequestWindow",
     "RunConfig",
     "RunRequest",
     "Session",
-    "TokenWindow",
     "Unit",
     "UnitContext",
     "changes",
@@ -107,7 +100,6 @@ __all__ = [
     "prepare_run",
     "read_manifest",
     "resolve_config",
-    "retry_policy",
     "run_command",
     "run_config_of",
     "run_unit",

@@ -29,7 +29,6 @@ from supportsim.batch._context import build_context
 from supportsim.batch._gates import check_gates, describe_gates
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._launch import check_ray_installed
-from supportsim.batch._models import ModelPool
 from supportsim.batch._progress import Progress
 from supportsim.batch._session import (
     Session,
@@ -40,7 +39,7 @@ from supportsim.batch._session import (
 )
 from supportsim.domains._plugins import resolve_domain_spec
 from supportsim.errors import InputError
-from supportsim.llm import ResponseCache
+from supportsim.llm import ModelPool, ResponseCache
 from supportsim.store import (
     SUMMARY,
     ConversationRecord,

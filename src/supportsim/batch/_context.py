@@ -17,9 +17,9 @@ from typing import Any
 from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
 from supportsim.batch._manifest import fingerprint
-from supportsim.batch._models import ModelPool
 from supportsim.batch._unit import UnitContext
 from supportsim.conversation import (
+    CONVERSATION_BUDGET,
     AgentSpec,
     CustomerSpec,
     parse_agent_spec,
@@ -30,8 +30,8 @@ from supportsim.domains import Domain
 from supportsim.errors import InputError
 from supportsim.llm import (
     ModelConfig,
+    ModelPool,
     ResponseCache,
-    RetryPolicy,
     load_models_file,
     parse_model_spec,
     resolve_credentials,
@@ -119,7 +119,7 @@ def build_context(
     models = load_models_file(config.models_file) if config.models_file else {}
     pool = ModelPool(
         env=env,
-        policy=retry_policy(config),
+        policy=config.retries,
         limits=config.rate_limits,
         # calls in flight never exceed conversations in flight: the run's ceiling
         default_concurrency=concurrency.ceiling,
@@ -128,6 +128,7 @@ def build_context(
         # Customer's (one question, one verdict, whichever trial asks it)
         cache_roles=frozenset({"customer", "judge", *(["agent"] if cache_agents else [])}),
         make_limiter=make_limiter,
+        budget=CONVERSATION_BUDGET,  # calls pause the conversation's bound (llm/_budget)
     )
     parts = participants(config, models)  # once: a plug-in factory runs once to be checked
     ctx = unit_context(
@@ -283,7 +284,3 @@ def assertion_judge(
     resolved = resolve_credentials(base, env, purpose="assertion judge").config
     name = f"{base.name} (assertion judge)"
     return judge_config(resolved).model_copy(update={"name": name})
-
-
-def retry_policy(config: RunConfig) -> RetryPolicy:
-    return config.retries

@@ -37,7 +37,6 @@ from typing import Any
 from supportsim.batch._frames import MAX_HELLO, FrameError, frame, read_frame
 from supportsim.batch._jobs import Finished
 from supportsim.batch._lag import LoopLag
-from supportsim.batch._models import CallStats, ModelPool, WaitTooLong
 from supportsim.batch._remote import (
     Handle,
     Launcher,
@@ -48,7 +47,7 @@ from supportsim.batch._remote import (
 )
 from supportsim.batch._unit import UnitContext, encode_record, harness_record
 from supportsim.batch._units import Unit
-from supportsim.llm import RateLimit
+from supportsim.llm import CallStats, ModelPool, RateLimit, WaitTooLong
 
 STAT_FIELDS = tuple(CallStats.__slots__)
 EXIT_WAIT_S = 2.0

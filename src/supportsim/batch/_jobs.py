@@ -41,8 +41,8 @@ from typing import Generic, Protocol, TypeVar
 
 from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._lag import WARN_P99_MS, LoopLag
-from supportsim.batch._limits import AdaptiveGate
 from supportsim.batch._signals import two_stage_interrupt
+from supportsim.llm import AdaptiveGate
 from supportsim.store import StoreError
 
 AUTO_SAMPLES = 5

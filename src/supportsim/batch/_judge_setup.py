@@ -16,9 +16,8 @@ from pydantic import ValidationError
 
 from supportsim.batch._config import RunConfig
 from supportsim.batch._manifest import model_fingerprints
-from supportsim.batch._models import ModelPool
 from supportsim.errors import InputError
-from supportsim.llm import ModelConfig, load_models_file, parse_model_spec
+from supportsim.llm import ModelConfig, ModelPool, load_models_file, parse_model_spec
 from supportsim.scoring import StatementJudge
 
 DEFAULT_CONCURRENCY = 8

@@ -19,10 +19,10 @@ from typing import Any
 
 from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig
-from supportsim.batch._models import ModelPool
 from supportsim.batch._remote import Timing
 from supportsim.batch._worker import HUB_ENV, ID_ENV, TOKEN_ENV
 from supportsim.errors import InputError
+from supportsim.llm import ModelPool
 
 UNITS_PER_WORKER = 50
 CONCURRENCY_PER_WORKER = 16

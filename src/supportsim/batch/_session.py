@@ -42,11 +42,11 @@ from supportsim.batch._manifest import (
     seconds_since_last_request,
 )
 from supportsim.batch._mcp import with_mcp_host
-from supportsim.batch._models import ModelPool
 from supportsim.batch._runner import Batch, BatchState
 from supportsim.batch._unit import UnitContext
 from supportsim.batch._units import Unit, plan_units
 from supportsim.errors import InputError
+from supportsim.llm import ModelPool
 from supportsim.store import (
     MANIFEST,
     ConversationRecord,

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from supportsim._tracing import traced_conversation
 from supportsim.batch._lag import LoopLag, stamp_loop_lag
-from supportsim.batch._sanitise import sanitised
 from supportsim.batch._units import Unit
 from supportsim.conversation import (
     AgentContext,
@@ -46,7 +45,7 @@ from supportsim.conversation import (
 from supportsim.domains import Domain
 from supportsim.environment import Environment
 from supportsim.errors import ProviderError
-from supportsim.llm import LLMResponse, ModelConfig, Scrubber, cache_scope
+from supportsim.llm import LLMResponse, ModelConfig, Scrubber, cache_scope, sanitised
 from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import (
     AssertionVerdict,

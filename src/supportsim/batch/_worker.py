@@ -32,12 +32,11 @@ from supportsim.batch._context import Built, build_context
 from supportsim.batch._frames import FrameError, frame, read_frame
 from supportsim.batch._lag import LoopLag
 from supportsim.batch._mcp import with_mcp_host
-from supportsim.batch._models import CallStats, WaitTooLong
 from supportsim.batch._remote import initially_open, worker_fingerprint
 from supportsim.batch._unit import UnitContext, finish_unit
 from supportsim.batch._units import Unit
 from supportsim.errors import InputError
-from supportsim.llm import RateLimit, ResponseCache
+from supportsim.llm import CallStats, RateLimit, ResponseCache, WaitTooLong
 from supportsim.workspace import find_workspace
 
 HUB_ENV, TOKEN_ENV, ID_ENV = "SUPPORTSIM_HUB", "SUPPORTSIM_HUB_TOKEN", "SUPPORTSIM_WORKER_ID"

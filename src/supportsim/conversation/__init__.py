@@ -8,7 +8,13 @@ Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP s
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object
 from supportsim.conversation._checked import AgentFault, CheckedAgent, checked_step
-from supportsim.conversation._deadline import bounded_by, charge, deadline_paused, time_left
+from supportsim.conversation._deadline import (
+    CONVERSATION_BUDGET,
+    bounded_by,
+    charge,
+    deadline_paused,
+    time_left,
+)
 from supportsim.conversation._graph import Limits, build_graph, run_conversation
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller, llm_call, to_llm_messages
 from supportsim.conversation._llm_customer import END_TOOL, LLMCustomer
@@ -62,6 +68,7 @@ __all__ = [
     "ABNORMAL",
     "CLOSING",
     "CLOSINGS",
+    "CONVERSATION_BUDGET",
     "END_TOOL",
     "TOOLS_MODES",
     "Agent",

@@ -6,10 +6,11 @@ The bound therefore counts the Agent's turns (its steps, its model's answers) an
 time, and nothing else:
 
 * the simulated Customer's steps are paused (``deadline_paused`` in the orchestrator);
-* whoever makes a conversation wait on a provider (the batch runner's model pool) pauses
-  the bound for the whole call, queueing, back-off and failed attempts included, and
-  then ``charge``s the Agent's successful attempt, the model's real answer time. A call
-  that never answers is bounded by its own per-call timeout and becomes an infra error.
+* whoever makes a conversation wait on a provider (the model pool, ``llm.ModelPool``,
+  handed ``CONVERSATION_BUDGET`` as its ``llm.TimeBudget``) pauses the bound for the
+  whole call, queueing, back-off and failed attempts included, and then ``charge``s the
+  Agent's successful attempt, the model's real answer time. A call that never answers is
+  bounded by its own per-call timeout and becomes an infra error.
 
 ``time_left`` lets such a waiter keep the bound meaningful while paused: it never waits
 longer than the conversation has left (it gives up as an infra error instead).
@@ -20,7 +21,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
+
+from supportsim.llm import TimeBudget
 
 _DEADLINE: ContextVar[asyncio.Timeout | None] = ContextVar("supportsim_deadline", default=None)
 _PAUSED_LEFT: ContextVar[float | None] = ContextVar("supportsim_paused_left", default=None)
@@ -86,3 +90,21 @@ def time_left() -> float | None:
     if when is None:
         return None
     return max(0.0, when - asyncio.get_running_loop().time())
+
+
+class _ConversationBudget:
+    """The current conversation's bound as an ``llm.TimeBudget``: what the model pool
+    asks of the clock it calls on (outside a conversation it is no bound at all)."""
+
+    def time_left(self) -> float | None:
+        return time_left()
+
+    def paused(self) -> AbstractContextManager[None]:
+        return deadline_paused()
+
+    def charge(self, seconds: float) -> None:
+        charge(seconds)
+
+
+CONVERSATION_BUDGET: TimeBudget = _ConversationBudget()
+"""The budget a run's model pool is built with (``batch._context.build_context``)."""

@@ -6,14 +6,12 @@ limits and retries without this module knowing about them.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 from supportsim.conversation._participants import AgentContext, AgentStep
 from supportsim.conversation._transcript import LLMCall, Message
-from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, ToolSpec
-
-ModelCaller = Callable[[LLMRequest], Awaitable[LLMResponse]]
+from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, ModelCaller, ToolSpec
 
 
 def to_llm_messages(history: Sequence[Message]) -> tuple[LLMMessage, ...]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.console import Console
 
-from supportsim.batch import ModelPool, models_for, retry_policy, run_config_of
+from supportsim.batch import models_for, run_config_of
 from supportsim.errors import InputError
 from supportsim.judges._human import load_human_labels
 from supportsim.judges._judge import Grader, Judge
@@ -34,6 +34,7 @@ from supportsim.judges._session import (
 from supportsim.judges._summary import agreement_summary
 from supportsim.judges._terminal import render_terminal
 from supportsim.llm import (
+    ModelPool,
     ResponseCache,
     RetryPolicy,
     parse_model_spec,
@@ -131,7 +132,7 @@ async def judge_run(
             on_plan(plan)
         pool = ModelPool(
             env=env,
-            policy=policy or retry_policy(run_config),
+            policy=policy or run_config.retries,
             limits=run_config.rate_limits,
             default_concurrency=concurrency,
             sleep=sleep,

@@ -16,13 +16,12 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from supportsim.conversation import ModelCaller
 from supportsim.errors import ProviderError
 from supportsim.judges._prompt import Case, corrective, judge_request
 from supportsim.judges._records import JudgmentRecord
 from supportsim.judges._rubric import Rubric
 from supportsim.judges._verdict import parse_verdict, verdict_model, verdict_tool
-from supportsim.llm import LLMResponse, ToolSpec, cache_scope
+from supportsim.llm import LLMResponse, ModelCaller, ToolSpec, cache_scope
 from supportsim.store import ConversationRecord
 
 MAX_ATTEMPTS = 2

@@ -4,8 +4,9 @@ The grain is (unit, judge, sample). Only completed conversations are judged (an 
 or a simulator fault has no Agent behaviour to grade). Resuming makes exactly the
 judgments without a verdict under the current rubric for the conversation as recorded now:
 an infra_error judgment is retried, a judgment of an older record of a re-run unit or under
-another rubric does not count. Concurrency, rate limits and retries are the batch runner's
-(one Semaphore here, the ModelPool's throttles and ``with_retries`` per call).
+another rubric does not count. Jobs run under the batch runner's ``JobRunner``; each call
+goes through the model layer as a run's do (``llm.ModelPool``: its limiters, retries and
+ledger per call).
 
 ``--budget-usd`` bounds this session's judge spend, as ``run --budget-usd`` bounds a run
 session's conversation spend: the conversations are already paid for, and the ledger shows
@@ -21,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from supportsim.batch import CallStats, Finished, JobRunner, JobState
+from supportsim.batch import Finished, JobRunner, JobState
 from supportsim.errors import InputError
 from supportsim.judges._cases import build_cases
 from supportsim.judges._judge import Grader, Judge, judge_once
@@ -34,7 +35,7 @@ from supportsim.judges._records import (
     save_judges_manifest,
 )
 from supportsim.judges._rubric import Rubric
-from supportsim.llm import Scrubber
+from supportsim.llm import CallStats, Scrubber
 from supportsim.store import (
     DOCUMENT_SCHEMA_VERSION,
     MANIFEST,

@@ -1,8 +1,15 @@
-"""Provider clients on the official async SDKs, behind one neutral interface.
+"""The one model-access layer: provider clients on the official async SDKs behind one
+neutral interface, the models file, and the pool that every model call goes through.
 
 ``parse_model_spec`` -> ``resolve_credentials`` -> ``make_client`` gives an ``LLMClient``
 whose ``complete`` makes one attempt; wrap it in ``with_retries`` to retry. SDK exceptions
 never leave this package: they become ``ProviderError``/``ProviderTimeout``.
+
+``ModelPool`` is what a run, the judges and drafting use: per model name it resolves the
+credentials and builds the client once, and ``caller(config, role)`` gives a
+``ModelCaller`` with the endpoint's and the model's rate limits (``Limiter``), retries
+(``RetryPolicy``), the usage and cost ledger (``CallStats``) and, for a conversation, its
+time budget (``TimeBudget``, passed in: this package imports nothing above it).
 
 Importing this package reads no environment variable, opens no socket and does not import
 the SDKs (they read environment variables on import); a client imports its SDK when built.
@@ -11,7 +18,9 @@ the SDKs (they read environment variables on import); a client imports its SDK w
 from __future__ import annotations
 
 from ._anthropic import AnthropicMessagesClient
+from ._budget import NO_TIME_BUDGET, TimeBudget
 from ._cache import ResponseCache, cache_scope, open_cache, request_key
+from ._clients import make_client
 from ._config import (
     DEFAULT_URL_ENV,
     ModelConfig,
@@ -26,9 +35,13 @@ from ._config import (
     with_table_price,
 )
 from ._context import ContextTooLong, check_context, estimate_tokens
+from ._ledger import CallStats
+from ._limits import AdaptiveGate, Limiter, RequestWindow, TokenWindow, WaitTooLong
 from ._openai import OpenAIChatClient
+from ._pool import ModelPool
 from ._prices import Price, PriceTable, Usage, charge, price_table
 from ._retry import RetryPolicy, with_retries
+from ._sanitise import sanitised
 from ._secrets import Scrubber, scrub_url_credentials, scrubber
 from ._structured import (
     StructuredMode,
@@ -41,6 +54,7 @@ from ._types import (
     LLMMessage,
     LLMRequest,
     LLMResponse,
+    ModelCaller,
     Role,
     ToolCall,
     ToolChoice,
@@ -50,28 +64,38 @@ from ._types import (
 
 __all__ = [
     "DEFAULT_URL_ENV",
+    "NO_TIME_BUDGET",
+    "AdaptiveGate",
     "AnthropicMessagesClient",
+    "CallStats",
     "ContextTooLong",
     "LLMClient",
     "LLMMessage",
     "LLMRequest",
     "LLMResponse",
+    "Limiter",
+    "ModelCaller",
     "ModelConfig",
     "ModelParams",
+    "ModelPool",
     "OpenAIChatClient",
     "Price",
     "PriceTable",
     "RateLimit",
+    "RequestWindow",
     "ResolvedModel",
     "ResponseCache",
     "RetryPolicy",
     "Role",
     "Scrubber",
     "StructuredMode",
+    "TimeBudget",
+    "TokenWindow",
     "ToolCall",
     "ToolChoice",
     "ToolSpec",
     "Usage",
+    "WaitTooLong",
     "WireTiming",
     "cache_scope",
     "charge",
@@ -87,6 +111,7 @@ __all__ = [
     "request_key",
     "resolve_credentials",
     "retry_request",
+    "sanitised",
     "scrub_url_credentials",
     "scrubber",
     "structured_candidates",
@@ -94,10 +119,3 @@ __all__ = [
     "with_retries",
     "with_table_price",
 ]
-
-
-def make_client(resolved: ResolvedModel) -> LLMClient:
-    """Build the client for a resolved model's provider."""
-    if resolved.config.provider == "anthropic":
-        return AnthropicMessagesClient(resolved)
-    return OpenAIChatClient(resolved)

@@ -8,6 +8,7 @@ response has been recorded.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -203,3 +204,8 @@ class LLMClient(Protocol):
     async def aclose(self) -> None:
         """Release the HTTP connections."""
         ...
+
+
+ModelCaller = Callable[[LLMRequest], Awaitable[LLMResponse]]
+"""One model call as its users make it: a request in, the response out (``ModelPool.caller``
+adds limits, retries and the ledger; tests pass a client's ``complete``)."""

@@ -12,6 +12,10 @@ Providers limit requests per minute, tokens per minute and, implicitly, concurre
 * ``TokenWindow``: tokens used in the last minute, from responses' usage; new calls wait
   while the window is over the limit.
 
+A ``Limiter`` holds the three for one endpoint or one model (the ``RateLimit`` that
+applies to it), plus the endpoint's pause when a 429 says Retry-After; ``ModelPool``
+(``_pool.py``) makes one per endpoint and per limited model.
+
 A provider counts a minute across our restarts, so both windows can start as if a
 previous session had been sending at the full rate until some moment (``assume_busy``):
 ``--resume`` does that (``ModelPool.assume_busy``), so a driver killed and restarted
@@ -28,6 +32,9 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from types import TracebackType
+from typing import Any
+
+from ._config import RateLimit
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
@@ -228,3 +235,106 @@ class TokenWindow(_Window):
 
     def _slot(self) -> tuple[float, int]:
         return self.period_s / 60, math.ceil(self.limit / 60)  # a second's worth a second
+
+
+class WaitTooLong(Exception):
+    """A limiter would have to wait longer than the caller may (``wait_s``)."""
+
+    def __init__(self, wait_s: float) -> None:
+        self.wait_s = wait_s
+        super().__init__(f"{wait_s:g} s")
+
+
+class Limiter:
+    """The limits of one endpoint or one model (see the module docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        limit: RateLimit,
+        *,
+        default_concurrency: int | None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+        window_s: float = 5.0,
+        max_pause_s: float | None = None,
+    ) -> None:
+        self.name = name
+        self.max_pause_s = max_pause_s
+        self.configured = limit
+        concurrency = limit.max_concurrency or default_concurrency
+        self.gate = (
+            AdaptiveGate(concurrency, window_s=window_s, clock=clock) if concurrency else None
+        )
+        self.requests = RequestWindow(limit.rpm, clock=clock, sleep=sleep) if limit.rpm else None
+        self.tokens = TokenWindow(limit.tpm, clock=clock, sleep=sleep) if limit.tpm else None
+        self.paused_until = 0.0
+        self.pauses = 0
+        self._clock = clock
+        self._sleep = sleep
+
+    async def acquire(self, limit_s: float | None = None) -> None:
+        """Wait for room; raises ``WaitTooLong`` rather than sit out a pause longer than
+        ``limit_s``."""
+        if self.gate is not None:
+            await self.gate.acquire()
+        try:
+            while (wait := self.paused_until - self._clock()) > 0:
+                if limit_s is not None and wait > limit_s:
+                    raise WaitTooLong(wait)
+                await self._sleep(wait)
+            if self.requests is not None:
+                await self.requests.wait()
+            if self.tokens is not None:
+                await self.tokens.wait()
+        except BaseException:
+            if self.gate is not None:
+                self.gate.release()
+            raise
+
+    def try_acquire(self) -> bool:
+        """``acquire`` without waiting, when nothing would make it wait (the hub grants a
+        worker's permit at once this way, with no task per call)."""
+        if self.requests is not None or self.tokens is not None:
+            return False
+        if self.paused_until > self._clock():
+            return False
+        return self.gate is None or self.gate.try_acquire()
+
+    def release(self) -> None:
+        if self.gate is not None:
+            self.gate.release()
+
+    def assume_busy(self, ago_s: float) -> None:
+        """Start the rpm and tpm windows as if they had been full until ``ago_s`` seconds
+        ago (see the module docstring)."""
+        if self.requests is not None:
+            self.requests.assume_busy(ago_s)
+        if self.tokens is not None:
+            self.tokens.assume_busy(ago_s)
+
+    def succeeded(self, tokens: int) -> None:
+        if self.tokens is not None:
+            self.tokens.add(tokens)
+        if self.gate is not None:
+            self.gate.on_success()
+
+    def overloaded(self, retry_after_s: float | None) -> None:
+        if self.gate is not None:
+            self.gate.on_overload()
+        if self.max_pause_s is not None and retry_after_s is not None:
+            retry_after_s = min(retry_after_s, self.max_pause_s)
+        if retry_after_s:
+            until = self._clock() + retry_after_s
+            if until > self.paused_until:
+                self.paused_until = until
+                self.pauses += 1
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "configured": self.configured.model_dump(exclude_none=True),
+            "concurrency_limit": self.gate.limit if self.gate else None,
+            "concurrency_cuts": self.gate.cuts if self.gate else 0,
+            "pauses": self.pauses,
+            "tpm_waits": self.tokens.waits if self.tokens else 0,
+        }

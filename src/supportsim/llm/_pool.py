@@ -1,6 +1,8 @@
-"""Model access for a run: one client per model, shared limits, retries, a ledger.
+"""Model access: one client per model, shared limits, retries, a ledger.
 
-Every model call of a run goes through ``ModelPool.caller``. Each attempt passes the limits
+Every model call goes through ``ModelPool.caller``: a run's Agents, Customer and statement
+judge, the LLM judges of a stored run, drafting; each builds a pool and asks it for a
+caller per model and role. Each attempt passes the limits
 of its provider endpoint (``connection_key``: the Agent and the Customer share them when
 they share the endpoint) and, when configured, of its model:
 
@@ -19,11 +21,12 @@ exponential backoff and jitter, honouring Retry-After up to the policy's ``max_d
 (the endpoint pause too). SDK clients are built with ``max_retries=0``, so each call is
 retried here, once.
 
-Time: a call pauses its conversation's wall-clock bound (queueing, failed attempts and
-back-off are not the Agent being slow) and then charges the Agent's successful attempt
-to it (``conversation.charge``). Bounds still apply while waiting: a wait that would
-outlast the conversation's time left or the run's deadline (``deadline_at``) is not
-waited; the call fails at once as an infra error, retried on resume.
+Time: a call is made on the pool's ``budget`` (a ``TimeBudget``, ``_budget.py``; a run
+passes its conversation's wall-clock bound, ``conversation.CONVERSATION_BUDGET``). It
+pauses the budget (queueing, failed attempts and back-off are not the Agent being slow)
+and then charges the Agent's successful attempt to it. Bounds still apply while waiting:
+a wait that would outlast the budget's time left or the run's deadline (``deadline_at``)
+is not waited; the call fails at once as an infra error, retried on resume.
 """
 
 from __future__ import annotations
@@ -35,148 +38,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from supportsim._tracing import traced_model_call
-from supportsim.batch._limits import AdaptiveGate, Clock, RequestWindow, Sleep, TokenWindow
-from supportsim.batch._sanitise import sanitised
-from supportsim.conversation import ModelCaller, charge, deadline_paused, time_left
 from supportsim.errors import ProviderError
-from supportsim.llm import (
+
+from ._budget import NO_TIME_BUDGET, TimeBudget
+from ._cache import ResponseCache
+from ._clients import make_client
+from ._config import (
     DEFAULT_URL_ENV,
-    LLMClient,
-    LLMRequest,
-    LLMResponse,
     ModelConfig,
     RateLimit,
     ResolvedModel,
-    ResponseCache,
-    RetryPolicy,
     connection_key,
-    make_client,
     resolve_credentials,
-    with_retries,
 )
+from ._ledger import CallStats
+from ._limits import Clock, Limiter, WaitTooLong
+from ._retry import RetryPolicy, with_retries
+from ._sanitise import sanitised
+from ._types import LLMClient, LLMRequest, LLMResponse, ModelCaller
 
 OVERLOAD_STATUS = frozenset({429, 529})
 UNBOUNDED = 4096
-
-
-@dataclass(slots=True)
-class CallStats:
-    """Counters the progress display, run.json and the summary read."""
-
-    calls: int = 0
-    """Attempts sent (retries included)."""
-    retries: int = 0
-    rate_limited: int = 0
-    """Attempts answered 429 (or Anthropic's 529 overloaded)."""
-    errors: int = 0
-    """Calls that still failed after their retries."""
-    spend_usd: float = 0.0
-    unpriced_calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-
-class WaitTooLong(Exception):
-    """A limiter would have to wait longer than the caller may (``wait_s``)."""
-
-    def __init__(self, wait_s: float) -> None:
-        self.wait_s = wait_s
-        super().__init__(f"{wait_s:g} s")
-
-
-class Limiter:
-    """The limits of one endpoint or one model (see the module docstring)."""
-
-    def __init__(
-        self,
-        name: str,
-        limit: RateLimit,
-        *,
-        default_concurrency: int | None,
-        clock: Clock = time.monotonic,
-        sleep: Sleep = asyncio.sleep,
-        window_s: float = 5.0,
-        max_pause_s: float | None = None,
-    ) -> None:
-        self.name = name
-        self.max_pause_s = max_pause_s
-        self.configured = limit
-        concurrency = limit.max_concurrency or default_concurrency
-        self.gate = (
-            AdaptiveGate(concurrency, window_s=window_s, clock=clock) if concurrency else None
-        )
-        self.requests = RequestWindow(limit.rpm, clock=clock, sleep=sleep) if limit.rpm else None
-        self.tokens = TokenWindow(limit.tpm, clock=clock, sleep=sleep) if limit.tpm else None
-        self.paused_until = 0.0
-        self.pauses = 0
-        self._clock = clock
-        self._sleep = sleep
-
-    async def acquire(self, limit_s: float | None = None) -> None:
-        """Wait for room; raises ``WaitTooLong`` rather than sit out a pause longer than
-        ``limit_s``."""
-        if self.gate is not None:
-            await self.gate.acquire()
-        try:
-            while (wait := self.paused_until - self._clock()) > 0:
-                if limit_s is not None and wait > limit_s:
-                    raise WaitTooLong(wait)
-                await self._sleep(wait)
-            if self.requests is not None:
-                await self.requests.wait()
-            if self.tokens is not None:
-                await self.tokens.wait()
-        except BaseException:
-            if self.gate is not None:
-                self.gate.release()
-            raise
-
-    def try_acquire(self) -> bool:
-        """``acquire`` without waiting, when nothing would make it wait (the hub grants a
-        worker's permit at once this way, with no task per call)."""
-        if self.requests is not None or self.tokens is not None:
-            return False
-        if self.paused_until > self._clock():
-            return False
-        return self.gate is None or self.gate.try_acquire()
-
-    def release(self) -> None:
-        if self.gate is not None:
-            self.gate.release()
-
-    def assume_busy(self, ago_s: float) -> None:
-        """Start the rpm and tpm windows as if they had been full until ``ago_s`` seconds
-        ago (see the module docstring)."""
-        if self.requests is not None:
-            self.requests.assume_busy(ago_s)
-        if self.tokens is not None:
-            self.tokens.assume_busy(ago_s)
-
-    def succeeded(self, tokens: int) -> None:
-        if self.tokens is not None:
-            self.tokens.add(tokens)
-        if self.gate is not None:
-            self.gate.on_success()
-
-    def overloaded(self, retry_after_s: float | None) -> None:
-        if self.gate is not None:
-            self.gate.on_overload()
-        if self.max_pause_s is not None and retry_after_s is not None:
-            retry_after_s = min(retry_after_s, self.max_pause_s)
-        if retry_after_s:
-            until = self._clock() + retry_after_s
-            if until > self.paused_until:
-                self.paused_until = until
-                self.pauses += 1
-
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "configured": self.configured.model_dump(exclude_none=True),
-            "concurrency_limit": self.gate.limit if self.gate else None,
-            "concurrency_cuts": self.gate.cuts if self.gate else 0,
-            "pauses": self.pauses,
-            "tpm_waits": self.tokens.waits if self.tokens else 0,
-        }
 
 
 def _merge(*limits: RateLimit | None) -> RateLimit:
@@ -204,6 +86,8 @@ class ModelPool:
         limits: The run config's ``rate_limits`` (provider, base URL or model name keys).
         default_concurrency: An endpoint's starting in-flight limit when nothing sets one:
             the run's concurrency, so only AIMD ever lowers it.
+        budget: The clock calls are made on (see the module docstring); the default is
+            nobody's: no bound, nothing paused or charged.
     """
 
     env: Mapping[str, str]
@@ -221,6 +105,7 @@ class ModelPool:
     cache_roles: frozenset[str] = frozenset()
     make_limiter: Callable[[str, RateLimit, int | None], Any] | None = None
     """A worker process's limiters: stand-ins asking the driver's (``batch/_worker.py``)."""
+    budget: TimeBudget = NO_TIME_BUDGET
     busy_ago_s: float | None = None
     """Set on resume: the run's previous session may have sent requests until this many
     seconds ago, so every rpm and tpm window starts as if it had, at the full rate."""
@@ -353,6 +238,7 @@ class ModelPool:
         if (own := self.model_limiter(config)) is not None:
             limiters.append(own)
         stats = self.stats
+        budget = self.budget
 
         def gave_up(wait_s: float, why: tuple[float, str], cause: str) -> ProviderError:
             return ProviderError(
@@ -379,7 +265,7 @@ class ModelPool:
             return held
 
         async def call(request: LLMRequest) -> LLMResponse:
-            left = time_left()  # frozen while the call pauses the conversation
+            left = budget.time_left()  # frozen while the call pauses the budget
             spent = 0.0
             last: list[ProviderError] = []
 
@@ -414,7 +300,7 @@ class ModelPool:
                 await self.sleep(seconds)
 
             try:
-                with deadline_paused():  # waiting on a provider is not the Agent's time
+                with budget.paused():  # waiting on a provider is not the Agent's time
                     response = await with_retries(
                         attempt, self.policy, sleep=backoff, on_retry=on_retry
                     )
@@ -422,7 +308,7 @@ class ModelPool:
                 stats.errors += 1
                 raise
             if role == "agent":
-                charge(spent)  # but the model's answer is
+                budget.charge(spent)  # but the model's answer is
             return response
 
         answer: ModelCaller = call
@@ -433,14 +319,7 @@ class ModelPool:
         return traced_model_call(answer, config, role)  # the identity when tracing is off
 
     def _account(self, response: LLMResponse, limiters: list[Limiter]) -> None:
-        stats = self.stats
-        tokens = (response.input_tokens or 0) + (response.output_tokens or 0)
-        stats.input_tokens += response.input_tokens or 0
-        stats.output_tokens += response.output_tokens or 0
-        if response.cost_usd is None:
-            stats.unpriced_calls += 1
-        else:
-            stats.spend_usd += response.cost_usd
+        tokens = self.stats.add(response)
         for limiter in limiters:
             limiter.succeeded(tokens)
 

@@ -1,8 +1,9 @@
-"""A statement judge outside a run: for ``rescore --statement-judge`` and ``judge-eval``.
+"""A statement judge outside a run, with a stored run's config: ``rescore --statement-judge``.
 
 A run builds its statement judge with its unit context (``_context.unit_context``); a
-command that judges without running conversations builds one here, with the same pool
-(limits, retries, the ledger) so a judge is called the same way wherever it is used.
+command that judges a stored run without running conversations opens one with
+``scoring.statement_judge_for`` (the same model layer: limits, retries, the ledger), given
+the run's retries, rate limits and call timeout as plain values, here.
 """
 
 from __future__ import annotations
@@ -16,13 +17,8 @@ from pydantic import ValidationError
 
 from supportsim.batch._config import RunConfig
 from supportsim.batch._manifest import model_fingerprints
-from supportsim.errors import InputError
-from supportsim.llm import ModelConfig, ModelPool, load_models_file, parse_model_spec
-from supportsim.scoring import StatementJudge
-
-DEFAULT_CONCURRENCY = 8
-"""Questions in flight at once when nothing else says (a models file's rate_limit may
-lower it per model)."""
+from supportsim.llm import ModelConfig, load_models_file
+from supportsim.scoring import StatementJudge, statement_judge_for
 
 
 def models_for(
@@ -63,23 +59,12 @@ async def open_statement_judge(
             call), naming ``--statement-judge``.
     """
     config = config or RunConfig()
-    try:
-        model = parse_model_spec(spec, models)
-    except InputError as exc:
-        raise InputError(f"--statement-judge {spec}: {exc}") from None
-    if config.call_timeout_s is not None:
-        model = model.model_copy(update={"timeout_s": config.call_timeout_s})
-    pool = ModelPool(
+    async with statement_judge_for(
+        spec,
+        models=models,
         env=env,
         policy=config.retries,
         limits=config.rate_limits,
-        default_concurrency=DEFAULT_CONCURRENCY,
-    )
-    try:
-        pool.check({model.name: model})
-        yield (
-            StatementJudge(spec, model, pool.caller(model, "judge")),
-            model_fingerprints({model.name: model}),
-        )
-    finally:
-        await pool.aclose()
+        call_timeout_s=config.call_timeout_s,
+    ) as judge:
+        yield judge, model_fingerprints({judge.config.name: judge.config})

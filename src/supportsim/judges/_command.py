@@ -38,7 +38,6 @@ from supportsim.llm import (
     ResponseCache,
     RetryPolicy,
     parse_model_spec,
-    resolve_credentials,
     scrubber,
 )
 from supportsim.store import MANIFEST, Agreement, HumanLabelsDoc, read_json, write_doc
@@ -115,7 +114,18 @@ async def judge_run(
             k: c.model_copy(update={"timeout_s": run_config.call_timeout_s})
             for k, c in configs.items()
         }
-    resolved = [resolve_credentials(c, env, purpose="judge") for c in configs.values()]
+    pool = ModelPool(
+        env=env,
+        policy=policy or run_config.retries,
+        limits=run_config.rate_limits,
+        default_concurrency=concurrency,
+        sleep=sleep,
+        cache=cache,
+        cache_roles=frozenset({"judge"}),
+    )
+    # each judge's key and endpoint, read once (the pool's clients use the same), before
+    # anything is written; no client is built until there is something to judge
+    resolved = [pool.resolved(c, purpose="judge") for c in configs.values()]
     scrub = scrubber([r.api_key for r in resolved], [r.base_url for r in resolved])
     human = None
     if human_path is not None:
@@ -130,15 +140,6 @@ async def judge_run(
     if plan is not None:
         if on_plan is not None:
             on_plan(plan)
-        pool = ModelPool(
-            env=env,
-            policy=policy or run_config.retries,
-            limits=run_config.rate_limits,
-            default_concurrency=concurrency,
-            sleep=sleep,
-            cache=cache,
-            cache_roles=frozenset({"judge"}),
-        )
         try:
             pool.check({c.name: c for c in configs.values()})
             judges = {

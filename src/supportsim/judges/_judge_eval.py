@@ -21,8 +21,9 @@ from pathlib import Path
 from rich.console import Console
 
 from supportsim._printable import printable
-from supportsim.batch import models_for, open_statement_judge
+from supportsim.batch import RunConfig, models_for
 from supportsim.errors import InputError, ProviderError
+from supportsim.scoring import statement_judge_for
 from supportsim.validate import (
     LANGUAGES,
     JudgeReadings,
@@ -37,7 +38,10 @@ from supportsim.validate import (
 async def _read(
     statements: Sequence[object], spec: str, models_path: Path | None, env: Mapping[str, str]
 ) -> JudgeReadings:
-    async with open_statement_judge(spec, models=models_for(models_path), env=env) as (judge, _):
+    # a run's default retries: the judge is asked as a run would ask it
+    policy = RunConfig().retries
+    models = models_for(models_path)
+    async with statement_judge_for(spec, models=models, env=env, policy=policy) as judge:
         return await judge_readings(statements, judge.call)  # type: ignore[arg-type]
 
 

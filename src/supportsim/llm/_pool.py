@@ -130,15 +130,16 @@ class ModelPool:
         for config in configs.values():
             self.client(config)
 
-    def resolved(self, config: ModelConfig) -> ResolvedModel:
+    def resolved(self, config: ModelConfig, *, purpose: str = "agent") -> ResolvedModel:
         """``config``'s key and endpoint, read from ``env`` once per model name (the
-        client, the endpoint's limits and the run's scrubber all use this one).
+        client, the endpoint's limits and the scrubber of a run or a judging session all
+        use this one). ``purpose`` names the model's user in the error (agent, judge).
 
         Raises:
             InputError: The key's variable is not set.
         """
         if config.name not in self._resolved:
-            self._resolved[config.name] = resolve_credentials(config, self.env)
+            self._resolved[config.name] = resolve_credentials(config, self.env, purpose=purpose)
         return self._resolved[config.name]
 
     def client(self, config: ModelConfig) -> LLMClient:

@@ -11,6 +11,7 @@ from supportsim.scoring._checks import (
 )
 from supportsim.scoring._data_block import data_block, json_line
 from supportsim.scoring._facts import ReadFact
+from supportsim.scoring._judge_model import statement_judge_for
 from supportsim.scoring._oracle_check import oracle_run
 from supportsim.scoring._questions import CONCEPT_MEANINGS, Question, item_words
 from supportsim.scoring._reading import Reading, read_statement
@@ -104,6 +105,7 @@ __all__ = [
     "reference_state",
     "score",
     "state_checks",
+    "statement_judge_for",
     "statement_questions",
     "step_checks",
     "summarise",

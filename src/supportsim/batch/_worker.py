@@ -77,7 +77,7 @@ class _Link:
 
 
 class RemoteLimiter:
-    """Stands in for the driver's limiter of the same name (see ``_models.Limiter``)."""
+    """Stands in for the driver's limiter of the same name (see ``llm.Limiter``)."""
 
     def __init__(self, link: _Link, name: str, limit: RateLimit, default: int | None) -> None:
         self.link = link

@@ -1,7 +1,7 @@
 """The LLM Agent under test: a model with the scenario's tools and the domain policy.
 
-The model call goes through an injected ``ModelCaller`` so the batch runner can add rate
-limits and retries without this module knowing about them.
+The model call goes through an injected ``ModelCaller`` (a run's ``llm.ModelPool.caller``)
+so rate limits and retries are added without this module knowing about them.
 """
 
 from __future__ import annotations

@@ -324,7 +324,7 @@ def sdk_kwargs(
     default_client: Callable[[bool], Any],
 ) -> dict[str, Any]:
     """What every SDK client is built with: an explicit key and base URL (left None, an SDK
-    reads its environment variables itself), no SDK retries (the batch runner owns them),
+    reads its environment variables itself), no SDK retries (``ModelPool`` owns them),
     the call timeout, and an HTTP client: the caller's, else ``default_client(verify)``
     (the SDK's default client over a stamping transport, ``_wire``), which for a
     plain-HTTP endpoint skips the TLS set-up."""

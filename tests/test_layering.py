@@ -2,13 +2,14 @@
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
     -> conversation -> scoring -> authoring -> workspace -> store -> batch -> judges -> report
-    -> export
+    -> export -> app
 
 ``_yaml`` (the one YAML reader), ``_printable`` (terminal-safe text) and ``_tables``
 (terminal tables that never cut a value) are base modules.
-``llm`` imports only ``errors`` and ``_yaml``; ``cli``, ``_api`` (``supportsim.run``) and
-``testing`` may import anything, and nothing in the package imports ``testing`` (only tests,
-the cli and benchmarks do). Packages not written yet are skipped.
+``llm`` imports only ``errors`` and ``_yaml``; ``app`` (a run end to end: ``supportsim.run``
+and ``supportsim run``) sits above them all; ``cli`` and ``testing`` may import anything,
+and nothing in the package imports ``testing`` (only tests, the cli and benchmarks do).
+Packages not written yet are skipped.
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ ORDER = [
     "judges",
     "report",
     "export",
+    "app",
 ]
 ONLY = {"llm": {"errors", "_yaml"}}
-FREE = {"cli", "testing", "_api", "__main__"}  # __main__ is `python -m supportsim`: the cli
+FREE = {"cli", "testing", "__main__"}  # __main__ is `python -m supportsim`: the cli
 
 
 def top_level(name: str) -> str | None:

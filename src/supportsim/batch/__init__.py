@@ -1,20 +1,14 @@
 """The batch runner: units, concurrency, rate limits, retries, budgets, resume, progress.
 
-``run_command`` is ``supportsim run``; the pieces are public for tests and benchmarks:
-``prepare_run`` (everything before the first conversation), ``execute`` (one session),
-``Batch`` (units under one gate), ``ModelPool`` (clients, limits, retries, the ledger).
+It prints nothing: ``supportsim.app`` runs it for the command line and for Python. The
+pieces are public for the app, tests and benchmarks: ``prepare_run`` (everything before
+the first conversation), ``execute`` (one session), ``Batch`` (units under one gate),
+``ModelPool`` (clients, limits, retries, the ledger).
 """
 
-from supportsim.batch._command import (
-    Prepared,
-    RunRequest,
-    prepare_run,
-    resolve_config,
-    run_command,
-    write_summary,
-)
 from supportsim.batch._config import (
     RunConfig,
+    RunFlags,
     check_run_id,
     load_run_config,
     parse_duration,
@@ -47,7 +41,12 @@ from supportsim.batch._manifest import (
     save_manifest,
 )
 from supportsim.batch._models import CallStats, Limiter, ModelPool
-from supportsim.batch._progress import Progress
+from supportsim.batch._prepare import (
+    Prepared,
+    RunRequest,
+    prepare_run,
+    resolve_config,
+)
 from supportsim.batch._runner import AgentTally, Batch, BatchState
 from supportsim.batch._session import (
     Session,
@@ -77,10 +76,10 @@ __all__ = [
     "ModelPool",
     "Participants",
     "Prepared",
-    "Progress",
     "RecordSink",
     "RequestWindow",
     "RunConfig",
+    "RunFlags",
     "RunRequest",
     "Session",
     "TokenWindow",
@@ -108,7 +107,6 @@ __all__ = [
     "read_manifest",
     "resolve_config",
     "retry_policy",
-    "run_command",
     "run_config_of",
     "run_unit",
     "save_manifest",
@@ -118,5 +116,4 @@ __all__ = [
     "two_stage_interrupt",
     "unit_context",
     "with_overrides",
-    "write_summary",
 ]

@@ -1,8 +1,8 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
-    -> conversation -> scoring -> authoring -> workspace -> store -> batch -> judges -> report
-    -> export -> app
+    -> conversation -> scoring -> validate -> authoring -> workspace -> store -> rescore -> batch
+    -> judges -> report -> export -> app
 
 ``_yaml`` (the one YAML reader), ``_printable`` (terminal-safe text) and ``_tables``
 (terminal tables that never cut a value) are base modules.
@@ -37,6 +37,7 @@ ORDER = [
     "authoring",
     "workspace",
     "store",
+    "rescore",
     "batch",
     "judges",
     "report",

@@ -513,7 +513,7 @@ def rescore(
     import os
 
     from supportsim.batch import models_for, open_statement_judge, run_config_of
-    from supportsim.store import rescore_command
+    from supportsim.rescore import rescore_command
 
     @contextlib.asynccontextmanager
     async def open_judge(spec: str, manifest: Any) -> Any:

@@ -28,23 +28,20 @@ from supportsim.llm import ToolCall
 from supportsim.report import load_run, summarise_run
 from supportsim.scenario import Fault, Scenario, load_personas, load_scenarios
 from supportsim.scoring import Score, oracle_run, reference_state, score
+from supportsim.rescore import Flip, default_scenario_paths, rescore_run, transcript_from_record
+from supportsim.rescore._run import flips
 from supportsim.store import (
     CONVERSATIONS,
     RESCORED,
     CheckRecord,
     ConversationRecord,
-    Flip,
     RescoredRecord,
     RunLock,
     apply_rescored,
     build_record,
-    default_scenario_paths,
     read_rescored,
-    rescore_run,
-    transcript_from_record,
     write_rescored,
 )
-from supportsim.store._rescore import flips
 
 ROOT = Path(__file__).parents[2]
 FROZEN = ROOT / "tests" / "fixtures" / "runs" / "rescore"

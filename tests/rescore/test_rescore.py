@@ -26,10 +26,10 @@ from supportsim.environment import CallRecord
 from supportsim.errors import InputError
 from supportsim.llm import ToolCall
 from supportsim.report import load_run, summarise_run
-from supportsim.scenario import Fault, Scenario, load_personas, load_scenarios
-from supportsim.scoring import Score, oracle_run, reference_state, score
 from supportsim.rescore import Flip, default_scenario_paths, rescore_run, transcript_from_record
 from supportsim.rescore._run import flips
+from supportsim.scenario import Fault, Scenario, load_personas, load_scenarios
+from supportsim.scoring import Score, oracle_run, reference_state, score
 from supportsim.store import (
     CONVERSATIONS,
     RESCORED,

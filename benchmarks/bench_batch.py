@@ -279,14 +279,17 @@ async def supportsim(url: str, n: int, concurrency: int | str, latency_ms: float
         statuses: dict[str, int] = {}
         for r in records:
             statuses[r.status] = statuses.get(r.status, 0) + 1
+        entry = session.info  # this session's run.json entry (a typed SessionEntry)
+        lag = entry.loop_lag if entry is not None else None
+        measured = with_loop_lag(measurement_of(records), lag)
         out.update(
             statuses=statuses,
             strict=sum(r.strict for r in records),
             calls_per_conversation=len(ms) / max(1, len(records)),
-            loop_lag=session.info.get("loop_lag"),
+            loop_lag=lag.model_dump() if lag is not None else None,
             run_status=session.status,
-            gate=gate_path(session.info.get("concurrency") or [ceiling(concurrency)]),
-            measurement=with_loop_lag(measurement_of(records), session.info.get("loop_lag")),
+            gate=gate_path((entry.concurrency if entry else None) or [ceiling(concurrency)]),
+            measurement=measured.model_dump() if measured is not None else None,
         )
         return out
 

@@ -1,8 +1,8 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
-    -> conversation -> scoring -> authoring -> workspace -> store -> batch -> judges -> report
-    -> export
+    -> conversation -> scoring -> validate -> authoring -> workspace -> store -> rescore -> batch
+    -> judges -> report -> export -> app
 
 ``_yaml`` (the one YAML reader), ``_printable`` (terminal-safe text) and ``_tables``
 (terminal tables that never cut a value) are base modules.
@@ -10,9 +10,10 @@
 layer, so it must not depend on what calls models (a conversation's time budget is handed
 to its pool as an ``llm.TimeBudget``, not imported); ``_tracing`` is a base module that
 imports nothing of supportsim, and the pool's caller is where a model call's span opens
-(``traced_model_call``, the identity when tracing is off). ``cli``, ``_api``
-(``supportsim.run``) and ``testing`` may import anything, and nothing in the package imports
-``testing`` (only tests, the cli and benchmarks do). Packages not written yet are skipped.
+(``traced_model_call``, the identity when tracing is off). ``app`` (a run end to end:
+``supportsim.run`` and ``supportsim run``) sits above them all; ``cli`` and ``testing`` may
+import anything, and nothing in the package imports ``testing`` (only tests, the cli and
+benchmarks do). Packages not written yet are skipped.
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ ORDER = [
     "authoring",
     "workspace",
     "store",
+    "rescore",
     "batch",
     "judges",
     "report",
     "export",
+    "app",
 ]
 ONLY = {"llm": {"errors", "_yaml", "_tracing"}}
-FREE = {"cli", "testing", "_api", "__main__"}  # __main__ is `python -m supportsim`: the cli
+FREE = {"cli", "testing", "__main__"}  # __main__ is `python -m supportsim`: the cli
 
 
 def top_level(name: str) -> str | None:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from supportsim._printable import printable
 from supportsim.cli import app
-from supportsim.store import ConversationRecord
+from supportsim.store import ConversationRecord, RunSection
 
 EVIL = "evil\x1b]0;pwned\x07\x1b[2J[red]x[/]\u202eabc\x9b31m"
 SHOWN = "evil\\x1b]0;pwned\\x07\\x1b[2J[red]x[/]\\u202eabc\\x9b31m"
@@ -59,7 +59,7 @@ def test_the_report_shows_an_agent_label_and_run_id_as_written() -> None:
 
     records = [make_record("s1", EVIL, 1), make_record("s1", "fine", 1, strict=False)]
     summary = summarise(records, trials=1)
-    summary["run"] = {"run_id": "run\x1b[31m1", "status": "completed", "units_planned": 2}
+    summary.run = RunSection(run_id="run\x1b[31m1", status="completed", units_planned=2)
     console, buffer = plain_console()
     render_summary(summary, console)
     text = buffer.getvalue()
@@ -71,7 +71,7 @@ def test_the_report_shows_an_agent_label_and_run_id_as_written() -> None:
 def test_progress_lines_show_names_as_written() -> None:
     from types import SimpleNamespace
 
-    from supportsim.batch import Progress
+    from supportsim.app import Progress
 
     console, buffer = plain_console()
     progress = Progress(console, SimpleNamespace(), stats=None, spend=lambda: 0.0, live=False)

@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from supportsim._api import AgentResult, RunResult, run
+    from supportsim.app import AgentResult, RunResult, run
     from supportsim.batch import RunConfig
     from supportsim.conversation import Agent, AgentContext, AgentStep, Message
     from supportsim.domains import Domain, DomainState, Tool, tool
@@ -39,9 +39,9 @@ _WHERE = {
     "Check": "supportsim.scoring",
     "Scorer": "supportsim.scoring",
     "RunConfig": "supportsim.batch",
-    "run": "supportsim._api",
-    "RunResult": "supportsim._api",
-    "AgentResult": "supportsim._api",
+    "run": "supportsim.app",
+    "RunResult": "supportsim.app",
+    "AgentResult": "supportsim.app",
 }
 
 

@@ -513,7 +513,7 @@ def rescore(
     import os
 
     from supportsim.batch import models_for, open_statement_judge, run_config_of
-    from supportsim.store import rescore_command
+    from supportsim.rescore import rescore_command
 
     @contextlib.asynccontextmanager
     async def open_judge(spec: str, manifest: Any) -> Any:
@@ -699,8 +699,8 @@ def run(
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
 
-    from supportsim.batch import RunRequest, check_run_id, parse_thresholds, run_command
-    from supportsim.report import render_leaderboard, summarise
+    from supportsim.app import run_command
+    from supportsim.batch import RunFlags, RunRequest, check_run_id, parse_thresholds
 
     try:
         if run_id is not None:
@@ -709,37 +709,37 @@ def run(
     except InputError as exc:
         raise _fail_input(exc) from None
 
-    overrides = {
-        "scenarios": scenarios,
-        "tags": tag,
-        "ids": scenario_id,
-        "suite": suite,
-        "agents": agent,
-        "customer": customer,
-        "trials": trials,
-        "concurrency": concurrency,
-        "workers": workers,
-        "ray": ray,
-        "budget_usd": budget_usd,
-        "deadline_s": deadline,
-        "max_turns": max_turns,
-        "timeout_s": timeout_s,
-        "conversation_mode": conversation_mode,
-        "models_file": models,
-        "personas": personas,
-        "out": out_dir,
-        "fail_under": gates,
-        "tools": tools,
-        "assertion_judge": assertion_judge,
-        "statement_judge": statement_judge,
-    }
+    flags = RunFlags(
+        scenarios=scenarios,
+        tags=tag,
+        ids=scenario_id,
+        suite=suite,
+        agents=agent,
+        customer=customer,
+        trials=trials,
+        concurrency=concurrency,
+        workers=workers,
+        ray=ray,
+        budget_usd=budget_usd,
+        deadline_s=deadline,
+        max_turns=max_turns,
+        timeout_s=timeout_s,
+        conversation_mode=conversation_mode,
+        models_file=models,
+        personas=personas,
+        out=out_dir,
+        fail_under=gates,
+        tools=tools,
+        assertion_judge=assertion_judge,
+        statement_judge=statement_judge,
+    )
     try:
         response_cache = _response_cache(cache or cache_agents, cache_dir)
     except InputError as exc:
         raise _fail_input(exc) from None
     request = RunRequest(
         config,
-        overrides,
+        flags,
         run_id=run_id,
         resume=resume,
         force=force,
@@ -747,14 +747,7 @@ def run(
         cache_agents=cache_agents,
     )
     _start_tracing(otel or otel_content, otel_content)  # no-op unless --otel or OTEL_* ask
-    code = run_command(
-        request,
-        env=os.environ,
-        summarise=summarise,
-        show=render_leaderboard,
-        console=out,
-        err=err,
-    )
+    code = run_command(request, env=os.environ, console=out, err=err)
     raise typer.Exit(code)
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from batch_helpers import LOOKUP, REFUND, records, request, run
 from rich.console import Console
 
-from supportsim.batch import read_manifest, run_command
-from supportsim.report import render_leaderboard, summarise
+from supportsim.app import run_command
+from supportsim.batch import read_manifest
 from supportsim.testing import MockLLMServer
 
 AGENTS = "python:contract_batch_agents"
@@ -24,8 +24,6 @@ def _command(out: Path, **overrides: object) -> tuple[int, str, str]:
     code = run_command(
         request(out, run_id="r", **overrides),
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=Console(file=out_text, width=300),
         err=Console(file=err_text, width=300),
     )

@@ -10,8 +10,7 @@ from pathlib import Path
 from batch_helpers import LOOKUP, request
 from rich.console import Console
 
-from supportsim.batch import run_command
-from supportsim.report import render_leaderboard, summarise
+from supportsim.app import run_command
 
 
 def consoles() -> tuple[Console, Console, io.StringIO, io.StringIO]:
@@ -24,8 +23,6 @@ def test_a_complete_run_exits_0_and_prints_the_table_and_the_directory(out: Path
     code = run_command(
         request(out, run_id="ok", trials=2),
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=console,
         err=err_console,
     )
@@ -60,8 +57,6 @@ def test_report_keeps_the_floor_and_shows_it_in_the_terminal_and_the_html(out: P
         run_command(
             request(out, run_id="fl"),
             env={},
-            summarise=summarise,
-            show=render_leaderboard,
             console=console,
             err=err_console,
         )
@@ -83,8 +78,6 @@ def test_bad_input_exits_2_and_writes_nothing(out: Path):
     code = run_command(
         request(out, run_id="bad", agents=["nonsense:model"]),
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=console,
         err=err_console,
     )
@@ -98,8 +91,6 @@ def test_a_missing_key_exits_2_naming_the_variable(out: Path):
     code = run_command(
         request(out, run_id="k", agents=["openai:gpt-4.1-mini"]),
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=console,
         err=err_console,
     )
@@ -113,8 +104,6 @@ def test_a_stopped_run_exits_1_and_says_how_to_resume(out: Path):
     code = run_command(
         request(out, run_id="late", ids=[LOOKUP], deadline_s="0.000000001"),
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=console,
         err=err_console,
     )
@@ -124,8 +113,6 @@ def test_a_stopped_run_exits_1_and_says_how_to_resume(out: Path):
     code = run_command(
         request(out, run_id="late", ids=[LOOKUP], resume=True),
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=console,
         err=err_console,
     )

@@ -15,18 +15,18 @@ from batch_helpers import request
 from rich.console import Console
 from typer.testing import CliRunner
 
+from supportsim.app import run_command
 from supportsim.batch import (
     RunConfig,
     check_gates,
     load_run_config,
     parse_thresholds,
-    run_command,
     with_overrides,
 )
 from supportsim.batch._gates import thresholds_from
 from supportsim.cli import app
 from supportsim.errors import InputError
-from supportsim.report import render_leaderboard, summarise
+from supportsim.store import AgentRow, Summary
 
 UNHELPFUL = "python:gate_agents:Unhelpful"
 
@@ -89,8 +89,11 @@ def test_the_flag_replaces_the_files_gates() -> None:
     assert with_overrides(base, {"fail_under": None}).fail_under == base.fail_under
 
 
-def _summary(**agents: dict) -> dict:
-    return {"agents": agents}
+def _summary(**agents: dict) -> Summary:
+    """A summary with only the figures a gate reads (unvalidated: the rest is not read)."""
+    return Summary.model_construct(
+        agents={a: AgentRow.model_construct(**f) for a, f in agents.items()}
+    )
 
 
 def test_check_gates_per_agent_and_metric() -> None:
@@ -110,7 +113,8 @@ def test_check_gates_per_agent_and_metric() -> None:
     )
     assert "unknown (nothing scored)" in misses[1].reason()
     assert [m.agent for m in check_gates(summary, {"pass^2": 0.5})] == ["bad", "unscored"]
-    assert check_gates(_summary(good=summary["agents"]["good"]), {"strict": 0.8}) == []
+    good = {"strict_rate": 0.8, "partial_mean": 0.95, "pass_hat_k": {"2": 0.7}}
+    assert check_gates(_summary(good=good), {"strict": 0.8}) == []
 
 
 def test_a_summary_with_no_agent_misses_every_gate() -> None:
@@ -133,8 +137,6 @@ def _run(out: Path, run_id: str, **overrides: object) -> tuple[int, str, str]:
     code = run_command(
         request(out, run_id=run_id, **overrides),
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=Console(file=text, width=200),
         err=Console(file=errors, width=200),
     )

@@ -11,9 +11,9 @@ from time import perf_counter
 import pytest
 from batch_helpers import env_for, records, request
 
-from supportsim.batch import execute, prepare_run, write_summary
+from supportsim.app import write_summary
+from supportsim.batch import execute, prepare_run
 from supportsim.batch._lag import MIN_SAMPLES, LoopLag
-from supportsim.report import summarise
 from supportsim.testing import MockLLMServer
 
 
@@ -146,12 +146,13 @@ async def test_a_run_on_a_saturated_loop_is_flagged_and_auto_lowers_its_bound(
     assert timed and all(m.loop_lag_ms is not None and m.loop_lag_ms >= 250.0 for m in timed)
     calls = [c for r in found for c in r.llm_calls]
     assert all(c.loop_lag_ms is not None and c.loop_lag_ms >= 250.0 for c in calls)
-    summary, _ = write_summary(session, summarise, 6)
-    measurement = summary["measurement"]
+    summary, _ = write_summary(session, 6)
+    measurement = summary.document()["measurement"]
     assert measurement["saturated"] is True
     assert measurement["inflation_ms"]["p50"] >= 250.0
     assert measurement["lagged_calls"] == measurement["wire_calls"] == len(calls)
-    assert session.info["loop_lag"]["saturated"] is True
-    trace = session.info["concurrency"]
+    assert session.info is not None
+    assert session.info.loop_lag is not None and session.info.loop_lag.saturated is True
+    trace = session.info.concurrency
     assert trace[0] == 8 and min(trace) == 4  # cut by a quarter each time, to the floor
     assert trace[: trace.index(4) + 1] == sorted(trace[: trace.index(4) + 1], reverse=True)

@@ -219,9 +219,9 @@ async def test_a_run_with_cache_agents_replays_every_call_and_keeps_them_out_of_
     assert all(c.cached for r in replayed for c in r.llm_calls)
     replies = [m for r in replayed for m in r.messages if m.role == "agent" and m.cached]
     assert replies and all(m.response_ms is None and m.ttft_ms is None for m in replies)
-    latency = summarise(replayed)["agents"]["openai:agent-o"]["response_ms"]
-    assert latency["p50"] is None  # no cached turn is counted as a measured latency
-    assert summarise(fresh)["agents"]["openai:agent-o"]["response_ms"]["p50"] is not None
+    latency = summarise(replayed).agents["openai:agent-o"].response_ms
+    assert latency.p50 is None  # no cached turn is counted as a measured latency
+    assert summarise(fresh).agents["openai:agent-o"].response_ms.p50 is not None
 
 
 async def test_a_run_with_cache_alone_never_caches_the_agent(tmp_path: Path) -> None:

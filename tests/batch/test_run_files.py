@@ -11,8 +11,8 @@ from pathlib import Path
 from batch_helpers import LOOKUP, REFUND, request
 from rich.console import Console
 
-from supportsim.batch import run_command
-from supportsim.report import render_leaderboard, report_command, summarise
+from supportsim.app import run_command
+from supportsim.report import report_command
 from supportsim.store import CONVERSATIONS, iter_records
 
 
@@ -21,8 +21,6 @@ def run(out: Path, **overrides: object) -> tuple[int, str, str]:
     code = run_command(
         request(out, run_id="r", **overrides),  # type: ignore[arg-type]
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=Console(file=text, width=200),
         err=Console(file=errors, width=200),
     )

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from batch_helpers import LOOKUP, env_for, no_wait, request
 
-from supportsim.batch import execute, prepare_run, write_summary
+from supportsim.app import write_summary
+from supportsim.batch import execute, prepare_run
 from supportsim.conversation import parse_agent_spec
 from supportsim.errors import InputError
-from supportsim.report import summarise
 from supportsim.store import iter_records
 from supportsim.testing import MockLLMServer, http_error
 
@@ -42,7 +42,7 @@ async def test_url_passwords_and_echoed_keys_are_not_stored(
         session = await execute(prepared.session, prepared.ctx, prepared.config, pool=prepared.pool)
     finally:
         await prepared.pool.aclose()
-    write_summary(session, summarise, trials=1)
+    write_summary(session, trials=1)
 
     [record] = iter_records(session.run_dir)
     assert record.status == "infra_error"  # the call did reach the endpoint and failed

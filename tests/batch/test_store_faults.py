@@ -16,8 +16,7 @@ import pytest
 from batch_helpers import request
 from rich.console import Console
 
-from supportsim.batch import run_command
-from supportsim.report import render_leaderboard, summarise
+from supportsim.app import run_command
 from supportsim.store import CONVERSATIONS, iter_records
 from supportsim.store import _files as files
 
@@ -30,8 +29,6 @@ def command(out: Path, **overrides: object) -> tuple[int, str, str]:
     code = run_command(
         request(out, run_id="night", trials=TRIALS, concurrency=2, **overrides),  # type: ignore[arg-type]
         env={},
-        summarise=summarise,
-        show=render_leaderboard,
         console=Console(file=text, width=200),
         err=Console(file=errors, width=200),
     )

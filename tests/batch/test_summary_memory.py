@@ -8,11 +8,15 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from supportsim.batch import RunConfig, write_summary
+import pytest
+
+import supportsim.app._run
+from supportsim.app import write_summary
+from supportsim.batch import RunConfig
 from supportsim.batch._session import Session
 from supportsim.batch._units import plan_units
 from supportsim.report import summarise
-from supportsim.store import SUMMARY, ConversationRecord, RecordWriter, RunPlan, read_json
+from supportsim.store import SUMMARY, ConversationRecord, RecordWriter, RunPlan, Summary, read_json
 
 UNITS = 30
 
@@ -34,7 +38,9 @@ def record(trial: int, status: str = "completed", scenario: str = "s1") -> Conve
     )
 
 
-def test_write_summary_holds_one_record_at_a_time(tmp_path: Path) -> None:
+def test_write_summary_holds_one_record_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     writer = RecordWriter(tmp_path)
     writer.append(record(1, "infra_error"))  # retried later: its cost counts, not its status
     for trial in range(1, UNITS + 1):
@@ -53,7 +59,7 @@ def test_write_summary_holds_one_record_at_a_time(tmp_path: Path) -> None:
     )
     most = [0]
 
-    def counting(records: Iterable[ConversationRecord], **kw: Any) -> dict[str, Any]:
+    def counting(records: Iterable[ConversationRecord], **kw: Any) -> Summary:
         handed: list[weakref.ref[ConversationRecord]] = []
 
         def watched() -> Iterator[ConversationRecord]:
@@ -64,11 +70,12 @@ def test_write_summary_holds_one_record_at_a_time(tmp_path: Path) -> None:
 
         return summarise(watched(), **kw)
 
-    summary, latest = write_summary(session, counting, trials=UNITS)
+    monkeypatch.setattr(supportsim.app._run, "summarise", counting)  # the app's, watched
+    summary, latest = write_summary(session, trials=UNITS)
     assert most[0] <= 1  # nothing but the record being read: not the earlier ones
     assert latest == {f"s1|a|{t}": "completed" for t in range(1, UNITS + 1)}
     run = read_json(tmp_path / SUMMARY)["run"]
     assert run["units_recorded"] == UNITS and run["units_missing"] == 0
     assert run["units_foreign"] == 1 and run["statuses"] == {"completed": UNITS}
     assert run["spend_usd"] == 0.5 * (UNITS + 1)  # the retried unit's first record too
-    assert summary["agents"]["a"]["strict_passes"] == UNITS
+    assert summary.agents["a"].strict_passes == UNITS

@@ -22,7 +22,7 @@ from supportsim.report import load_run, summarise, summarise_run
 
 @pytest.fixture
 def v1(v1_dir: Path) -> dict:
-    return summarise_run(load_run(v1_dir))
+    return summarise_run(load_run(v1_dir)).document()  # summary.json as written
 
 
 def test_alpha_quality(v1: dict) -> None:
@@ -167,7 +167,7 @@ def test_scenario_grid_and_run_info(v1: dict) -> None:
 
 def test_in_progress_run_reports_what_finished(v2_dir: Path) -> None:
     run = load_run(v2_dir)
-    summary = summarise_run(run)
+    summary = summarise_run(run).document()
     assert not (v2_dir / "summary.json").exists()
     assert run.trials == 2  # from run.json, although gamma has only trial 1 so far
     assert summary["run"]["units_planned"] == 12
@@ -186,17 +186,17 @@ def test_last_record_of_a_unit_wins_and_errors_are_never_scored() -> None:
         make_record("s1", "a", 1, strict=False, partial=0.5),
         make_record("s2", "a", 1, status="simulator_fault"),
     ]
-    a = summarise(records)["agents"]["a"]
+    a = summarise(records).document()["agents"]["a"]
     assert (a["units"], a["n"], a["strict_rate"], a["partial_mean"]) == (2, 1, 0.0, 0.5)
     assert a["status"] == {"completed": 1, "simulator_fault": 1}
 
 
 def test_nothing_scored_yet() -> None:
-    a = summarise([make_record("s1", "a", 1, status="infra_error")])["agents"]["a"]
+    a = summarise([make_record("s1", "a", 1, status="infra_error")]).document()["agents"]["a"]
     assert (a["n"], a["strict_rate"], a["strict_ci95"], a["partial_mean"]) == (0, None, None, None)
     assert a["response_ms"] == {"p50": None, "p90": None, "p99": None}
     assert a["pass_hat_k"] == {"1": None}
-    assert summarise([]) == {
+    assert summarise([]).document() == {
         "schema_version": 1,
         "units": 0,
         "trials": 1,

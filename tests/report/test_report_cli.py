@@ -31,7 +31,7 @@ def test_report_json_writes_the_same_aggregates(v1_copy: Path) -> None:
     result = cli("report", v1_copy, "--json")
     assert result.exit_code == 0, result.output
     written = orjson.loads((v1_copy / "summary.json").read_bytes())
-    assert written == json.loads(json.dumps(summarise_run(load_run(v1_copy))))
+    assert written == json.loads(json.dumps(summarise_run(load_run(v1_copy)).document()))
     alpha = written["agents"]["alpha"]
     assert alpha["strict_rate"] == 0.5
     assert alpha["pass_hat_k"] == {"1": 0.5, "2": pytest.approx(1 / 3)}

@@ -17,13 +17,15 @@ from supportsim.report._charts import agent_colours, latency_boxes
 from supportsim.report._stats import cluster_bootstrap_statistic, cluster_permutation_p
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.scoring import percentile
+from supportsim.store import AgentRow, Distribution
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _latency_svg(agents: dict[str, dict]) -> ET.Element:
     names = list(agents)
-    stats = {n: {"latency": d} for n, d in agents.items()}
+    # only the latency figures: the rest of each row is not drawn here
+    stats = {n: AgentRow.model_construct(latency=Distribution(**d)) for n, d in agents.items()}
     svg = str(latency_boxes(names, stats, agent_colours(names)))
     return ET.fromstring(svg.replace("<svg ", f'<svg xmlns="{SVG[1:-1]}" ', 1))
 

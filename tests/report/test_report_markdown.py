@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from supportsim.report import load_run, summarise_run
 from supportsim.report._markdown import md, render_markdown
+from supportsim.store import AgentRow, FailingCheck, Percentiles, ReasonCount, Summary
 
 PARSER = MarkdownIt("commonmark").enable("table").enable("strikethrough")
 
@@ -82,36 +83,31 @@ def test_model_text_stays_in_its_cell_as_text() -> None:
         "a | b\nnew line **bold** [link](http://x.test) ![img](http://x.test/i.png) "
         "<script>alert(1)</script> `code` $x$ # not a heading &amp; \\| _em_ \x1b[31m"
     )
-    summary = {
-        "units": 1,
-        "trials": 1,
-        "agents": {
-            hostile: {
-                "n": 1,
-                "units": 1,
-                "strict_rate": 0.0,
-                "strict_ci95": [0.0, 0.79],
-                "partial_mean": 0.5,
-                "partial_gap": 0.5,
-                "pass_hat_k": {"1": 0.0},
-                "response_ms": {"p50": 10.0, "p90": 20.0},
-                "agent_cost_mean_usd": None,
-                "cost_mean_usd": None,
-                "status": {"completed": 1},
-            }
-        },
-        "failing_checks": [
-            {
-                "scenario_id": "s|1",
-                "check_id": "c",
-                "kind": "step",
-                "failed": 1,
-                "evaluated": 1,
-                "agents": {hostile: 1},
-                "reasons": [{"reason": hostile, "count": 1}],
-            }
-        ],
-    }
+    row = AgentRow.model_construct(  # only what the Markdown shows
+        n=1,
+        units=1,
+        strict_rate=0.0,
+        strict_ci95=[0.0, 0.79],
+        partial_mean=0.5,
+        partial_gap=0.5,
+        pass_hat_k={"1": 0.0},
+        response_ms=Percentiles(p50=10.0, p90=20.0),
+        agent_cost_mean_usd=None,
+        cost_mean_usd=None,
+        status={"completed": 1},
+    )
+    failing = FailingCheck(
+        scenario_id="s|1",
+        check_id="c",
+        kind="step",
+        failed=1,
+        evaluated=1,
+        agents={hostile: 1},
+        reasons=[ReasonCount(reason=hostile, count=1)],
+    )
+    summary = Summary.model_construct(
+        units=1, trials=1, agents={hostile: row}, failing_checks=[failing]
+    )
     tokens = PARSER.parse(render_markdown(summary, run_id="r|1"))
     leaderboard, failing = _tables(tokens)
     assert all(len(row) == len(leaderboard[0]) for row in leaderboard)

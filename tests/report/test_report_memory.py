@@ -45,7 +45,7 @@ def _most_alive(consume: Callable[[Iterable[ConversationRecord]], Any]) -> int:
 
 def test_summarise_holds_one_record_at_a_time() -> None:
     out: dict[str, Any] = {}
-    most = _most_alive(lambda rs: out.update(summarise(rs, trials=UNITS)))
+    most = _most_alive(lambda rs: out.update(summarise(rs, trials=UNITS).document()))
     assert most <= 1  # the one being read at most; never the earlier ones
     assert out["units"] == UNITS
     assert out["agents"]["a"]["strict_passes"] == UNITS - UNITS // 3
@@ -90,13 +90,13 @@ def test_facts_give_the_figures_the_records_give() -> None:
     ]
     known[0].messages = [_reply(200.0), MessageRecord(role="agent", content="tool call")]
     known[2].messages = [_reply(400.0)]
-    row = agent_summary(known, trials=3)
+    row = agent_summary(known, trials=3).model_dump()
     assert row["tokens"]["input"] == 200 and row["tokens"]["output"] == 20
     assert row["response_ms_mean"] == 300.0 and row["latency"]["n"] == 2
-    assert agent_summary(unit_facts(known), trials=3) == row  # facts pass through
+    assert agent_summary(unit_facts(known), trials=3).model_dump() == row  # facts pass through
 
     unknown = [*known, _record(4, llm_calls=[_call("agent", None, 3)])]
-    row = agent_summary(unknown, trials=4)
+    row = agent_summary(unknown, trials=4).model_dump()
     assert row["tokens"]["input"] is None  # one unknown count: the sum is unknown
     assert row["tokens"]["output"] == 23
-    assert agent_summary([_record(1, llm_calls=[])], trials=1)["tokens"]["input"] is None
+    assert agent_summary([_record(1, llm_calls=[])], trials=1).tokens.input is None

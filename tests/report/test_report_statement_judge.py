@@ -5,6 +5,7 @@ always given), model text escaped in the HTML and the terminal."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 from report_helpers import make_record
@@ -70,7 +71,7 @@ def records() -> list[ConversationRecord]:
 
 
 def test_agreement_per_kind_and_language_and_the_disagreements() -> None:
-    section = summarise(records())["statement_judge"]
+    section = summarise(records()).document()["statement_judge"]
     assert section["judges"] == ["openai:judge-m"]
     assert (section["checks"], section["agree"], section["unclear"]) == (6, 3, 1)
     rows = {(r["kind"], r["language"]): r for r in section["by_kind"]}
@@ -81,11 +82,11 @@ def test_agreement_per_kind_and_language_and_the_disagreements() -> None:
     first = section["disagreements"][0]
     assert (first["check_id"], first["rule"], first["answer"]) == ("step:tell", False, "yes")
     assert first["quote"] == PLANTED and first["message"] == 3
-    checked(Summary, summarise(records()), "summary.json")  # fits the schema
+    checked(Summary, summarise(records()).document(), Path("summary.json"))  # fits the schema
 
 
 def test_a_run_with_no_judged_check_has_no_section() -> None:
-    assert "statement_judge" not in summarise([make_record("s1", "A", 1)])
+    assert "statement_judge" not in summarise([make_record("s1", "A", 1)]).document()
 
 
 def test_the_list_is_capped_and_the_total_kept() -> None:
@@ -93,7 +94,7 @@ def test_the_list_is_capped_and_the_total_kept() -> None:
         record(t, [judged("step:tell", "say", False, "yes", True)])
         for t in range(1, DISAGREEMENTS_KEPT + 11)
     ]
-    section = summarise(many)["statement_judge"]
+    section = summarise(many).document()["statement_judge"]
     assert len(section["disagreements"]) == DISAGREEMENTS_KEPT
     assert section["disagreements_total"] == DISAGREEMENTS_KEPT + 10
 

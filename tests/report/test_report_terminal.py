@@ -10,6 +10,7 @@ from rich.console import Console
 
 from supportsim.report import compare_runs, load_run, render_summary, summarise_run
 from supportsim.report._terminal import render_comparison
+from supportsim.store import Summary
 
 
 def _render(draw: Callable[[Any, Console], None], value: Any) -> str:
@@ -58,7 +59,10 @@ def test_breakdowns_and_failing_checks(v1_dir: Path) -> None:
 
 
 def test_empty_run_says_so() -> None:
-    text = _render(render_summary, {"units": 0, "trials": 1, "agents": {}})
+    empty = Summary(
+        units=0, trials=1, agents={}, by_category={}, by_domain={}, scenarios={}, failing_checks=[]
+    )
+    text = _render(render_summary, empty)
     assert text.splitlines() == [
         "0 units · 1 trial(s) per scenario",
         "no conversation has finished yet",

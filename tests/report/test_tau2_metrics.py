@@ -64,7 +64,8 @@ def test_our_tau2_pass_hat_k_is_tau2s_on_any_set_of_trials(
         tau2_record(task, i, reward=reward, status=status.get(reason, "completed"))
         for i, (task, reward, reason) in enumerate(sims, start=1)
     ]
-    ours = (tau2_metrics(records, trials) or {}).get("pass_hat_k")
+    figures = tau2_metrics(records, trials)
+    ours = figures.pass_hat_k if figures is not None else None
     expected = tau2_reference(sims, trials)
     assert ours is not None and ours.keys() == expected.keys()
     assert all(math.isclose(ours[k], expected[k]) for k in expected)
@@ -88,8 +89,9 @@ def test_infra_harness_and_simulator_errors_are_left_out_as_tau2_leaves_them_out
         tau2_record("t", 3, reward=0.0, status="harness_error"),
         tau2_record("t", 4, reward=0.0, status="simulator_fault"),
     ]
-    m = tau2_metrics(records, trials=4)
-    assert m is not None
+    figures = tau2_metrics(records, trials=4)
+    assert figures is not None
+    m = figures.model_dump()
     assert (m["tasks"], m["simulations"], m["infra_errors"], m["harness_errors"]) == (1, 1, 1, 1)
     assert m["simulator_faults"] == 1
     assert m["avg_reward"] == 1.0  # the one kept simulation passed
@@ -100,9 +102,9 @@ def test_infra_harness_and_simulator_errors_are_left_out_as_tau2_leaves_them_out
 def test_units_of_our_own_scenarios_get_no_tau2_block() -> None:
     ours = [make_record("s", "agent", 1)]
     assert tau2_metrics(ours, trials=1) is None
-    assert "tau2" not in agent_summary(ours, 1)
+    assert "tau2" not in agent_summary(ours, 1).model_dump(exclude_unset=True)
     mixed: list[ConversationRecord] = [*ours, tau2_record("t", 1, reward=1.0)]
-    block = agent_summary(mixed, 1)["tau2"]
+    block = agent_summary(mixed, 1).model_dump()["tau2"]
     assert (block["tasks"], block["simulations"]) == (1, 1)  # our scenario is not a task
 
 

@@ -14,13 +14,16 @@ import pytest
 from pydantic import ValidationError
 from rich.console import Console
 
-from supportsim.batch import RunRequest, Session, execute, prepare_run, write_summary
+from supportsim.app import write_summary
+from supportsim.batch import RunRequest, Session, execute, prepare_run
 from supportsim.report import report_command, summarise
 from supportsim.store import (
     MIN_SAMPLES,
     SUMMARY,
     ConversationRecord,
     LLMCallRecord,
+    LoopLagStats,
+    Measurement,
     Summary,
     describe_measurement,
     iter_records,
@@ -80,6 +83,18 @@ def _section(calls: int = 4, wire_calls: int = 4) -> dict[str, Any]:
     }
 
 
+def _lag(**changes: Any) -> LoopLagStats:
+    return LoopLagStats.model_validate(LAG | changes)
+
+
+def _m(calls: int = 4, wire_calls: int = 4, **changes: Any) -> Measurement:
+    return Measurement.model_validate(_section(calls, wire_calls) | changes)
+
+
+def _d(section: Measurement | None) -> dict[str, Any] | None:
+    return None if section is None else section.model_dump()
+
+
 async def test_a_run_records_ordered_wire_stamps_for_every_llm_call(
     server: MockLLMServer, tmp_path: Path
 ) -> None:
@@ -95,7 +110,7 @@ async def test_a_run_records_ordered_wire_stamps_for_every_llm_call(
         assert 0.0 <= wire.sent_ms <= wire.first_byte_ms <= wire.last_byte_ms <= wire.total_ms
         assert c.llm_ms == pytest.approx(wire.last_byte_ms - wire.sent_ms)
         assert c.llm_ms <= wire.total_ms
-    section = measurement_of(records)
+    section = measurement_of(records).model_dump()
     assert section["calls"] == section["wire_calls"] == len(calls)
     assert section["client_ms"]["p50"] is not None
 
@@ -105,10 +120,11 @@ async def test_report_keeps_the_runners_loop_lag_in_the_measurement(
 ) -> None:
     session = await _run(server, tmp_path)
     run_dir = session.run_dir
-    summary, _ = write_summary(session, summarise, 1)  # as ``supportsim run`` ends
+    summary, _ = write_summary(session, 1)  # as ``supportsim run`` ends
     path = run_dir / SUMMARY
     written = json.loads(path.read_text())
-    assert written["measurement"] == summary["measurement"]
+    assert summary.measurement is not None
+    assert written["measurement"] == summary.measurement.model_dump(mode="json")
     Summary.model_validate(written)
     assert written["measurement"]["wire_calls"] > 0
     written["run"]["loop_lag"] = LAG  # as a saturated runner would have written it
@@ -152,7 +168,7 @@ def test_an_old_record_without_the_new_fields_loads() -> None:
         }
     )
     assert record.messages[0].loop_lag_ms is None
-    assert measurement_of([record]) == _section(calls=1, wire_calls=0) | {
+    assert measurement_of([record]).model_dump() == _section(calls=1, wire_calls=0) | {
         "client_ms": {"p50": None, "p99": None}
     }
 
@@ -168,31 +184,31 @@ def test_a_new_record_gives_its_wire_stamps_back() -> None:
 
 
 def test_the_run_lag_fills_the_estimate_only_of_old_records_and_from_enough_samples() -> None:
-    filled = with_loop_lag(_section(), LAG)  # old records: no per-call lag
+    filled = _d(with_loop_lag(_m(), _lag()))  # old records: no per-call lag
     assert filled is not None
     assert filled["loop_lag_ms"] == filled["inflation_ms"] == {"p50": 3.0, "p99": 30.0}
     assert filled["saturated"] is True
-    few = with_loop_lag(_section(), LAG | {"samples": MIN_SAMPLES - 1})
+    few = _d(with_loop_lag(_m(), _lag(samples=MIN_SAMPLES - 1)))
     assert few is not None and few["loop_lag_ms"] == {"p50": 3.0, "p99": 30.0}
     assert few["inflation_ms"] is None  # a p99 of a few samples is the start-up's hiccup
     assert few["saturated"] is False
-    untimed = with_loop_lag(_section(wire_calls=0), LAG)
+    untimed = _d(with_loop_lag(_m(wire_calls=0), _lag()))
     assert untimed is not None
     assert untimed["loop_lag_ms"] == {"p50": 3.0, "p99": 30.0} and untimed["inflation_ms"] is None
-    own = with_loop_lag(_section() | {"inflation_ms": {"p50": 1.0, "p99": 2.0}}, LAG)
+    own = _d(with_loop_lag(_m(inflation_ms={"p50": 1.0, "p99": 2.0}), _lag()))
     assert own is not None and own["inflation_ms"] == {"p50": 1.0, "p99": 2.0}
-    assert with_loop_lag(_section(), None) == _section()
-    assert with_loop_lag(_section(), {"samples": 0, "p50_ms": None}) == _section()
-    assert with_loop_lag(None, LAG) is None
+    assert with_loop_lag(_m(), None) == _m()
+    assert with_loop_lag(_m(), LoopLagStats(interval_ms=100.0, samples=0)) == _m()
+    assert with_loop_lag(None, _lag()) is None
 
 
 def test_the_estimate_is_the_wire_timed_calls_own_loop_lag() -> None:
-    section = measurement_from([1.0, 2.0, None, 1.5], [0.5, 40.0, 900.0, None])
+    section = measurement_from([1.0, 2.0, None, 1.5], [0.5, 40.0, 900.0, None]).model_dump()
     assert section["wire_calls"] == 3
     # the untimed call's lag is left out, the call without a lag reading too
     assert section["inflation_ms"] == {"p50": 0.5, "p99": 40.0}
     assert section["lagged_calls"] == 1
-    assert measurement_from([1.0, 2.0])["inflation_ms"] is None  # no lag measured
+    assert measurement_from([1.0, 2.0]).inflation_ms is None  # no lag measured
 
 
 def test_the_summary_model_takes_the_section_and_rejects_unknown_fields() -> None:
@@ -205,7 +221,7 @@ def test_the_summary_model_takes_the_section_and_rejects_unknown_fields() -> Non
         "scenarios": {},
         "failing_checks": [],
     }
-    ok = Summary.model_validate(base | {"measurement": with_loop_lag(_section(), LAG)})
+    ok = Summary.model_validate(base | {"measurement": _d(with_loop_lag(_m(), _lag()))})
     assert ok.measurement is not None and ok.measurement.inflation_ms is not None
     assert Summary.model_validate(base).measurement is None  # an older summary
     with pytest.raises(ValidationError, match="measurement"):
@@ -213,13 +229,14 @@ def test_the_summary_model_takes_the_section_and_rejects_unknown_fields() -> Non
 
 
 def test_the_terminal_line_states_the_estimate_and_the_lag() -> None:
-    line = describe_measurement(with_loop_lag(_section(), LAG))
+    line = describe_measurement(with_loop_lag(_m(), _lag()))
     assert line is not None
     assert "inflated by about p50 3 ms, p99 30 ms" in line
     assert "4 of 4 calls timed at the wire" in line
-    assert "inflated by about n/a" in (describe_measurement(_section()) or "")
+    assert "inflated by about n/a" in (describe_measurement(_m()) or "")
     assert describe_measurement(None) is None
 
 
 def test_summarise_adds_the_section_from_records() -> None:
-    assert summarise([])["measurement"]["calls"] == 0
+    measured = summarise([]).measurement
+    assert measured is not None and measured.calls == 0

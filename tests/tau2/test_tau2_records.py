@@ -14,7 +14,8 @@ from tau2_helpers import EXPECTED, PERSONAS
 from supportsim.batch import RunRequest, execute, prepare_run
 from supportsim.cli import load_inputs
 from supportsim.domains.tau2_retail import db_hash
-from supportsim.store import ConversationRecord, iter_records, rescore_run
+from supportsim.rescore import rescore_run
+from supportsim.store import ConversationRecord, iter_records
 from supportsim.store._tau2_state import apply_changes, state_changes, tau2_initial
 from supportsim.testing import MockLLMServer, say
 

@@ -1,22 +1,16 @@
 """The batch runner: units, concurrency, budgets, deadline, resume, workers, progress.
 
-``run_command`` is ``supportsim run``; the pieces are public for tests and benchmarks:
-``prepare_run`` (everything before the first conversation), ``execute`` (one session),
-``Batch`` (units under one gate). Model access (clients, rate limits, retries, the
-ledger) is ``llm.ModelPool``: a run builds one from its config's plain values
-(``_context.build_context``) and its workers share the driver's limits (``_hub.py``).
+It prints nothing: ``supportsim.app`` runs it for the command line and for Python. The
+pieces are public for the app, tests and benchmarks: ``prepare_run`` (everything before
+the first conversation), ``execute`` (one session), ``Batch`` (units under one gate).
+Model access (clients, rate limits, retries, the ledger) is ``llm.ModelPool``: a run
+builds one from its config's plain values (``_context.build_context``) and its workers
+share the driver's limits (``_hub.py``).
 """
 
-from supportsim.batch._command import (
-    Prepared,
-    RunRequest,
-    prepare_run,
-    resolve_config,
-    run_command,
-    write_summary,
-)
 from supportsim.batch._config import (
     RunConfig,
+    RunFlags,
     check_run_id,
     load_run_config,
     parse_duration,
@@ -46,7 +40,12 @@ from supportsim.batch._manifest import (
     read_manifest,
     save_manifest,
 )
-from supportsim.batch._progress import Progress
+from supportsim.batch._prepare import (
+    Prepared,
+    RunRequest,
+    prepare_run,
+    resolve_config,
+)
 from supportsim.batch._runner import AgentTally, Batch, BatchState
 from supportsim.batch._session import (
     Session,
@@ -72,9 +71,9 @@ __all__ = [
     "LoopLag",
     "Participants",
     "Prepared",
-    "Progress",
     "RecordSink",
     "RunConfig",
+    "RunFlags",
     "RunRequest",
     "Session",
     "Unit",
@@ -100,7 +99,6 @@ __all__ = [
     "prepare_run",
     "read_manifest",
     "resolve_config",
-    "run_command",
     "run_config_of",
     "run_unit",
     "save_manifest",
@@ -110,5 +108,4 @@ __all__ = [
     "two_stage_interrupt",
     "unit_context",
     "with_overrides",
-    "write_summary",
 ]

@@ -274,13 +274,57 @@ class RunConfig(BaseModel):
         return None if value is None else parse_duration(value)
 
 
-def with_overrides(config: RunConfig, overrides: Mapping[str, Any]) -> RunConfig:
+class RunFlags(BaseModel):
+    """``supportsim run``'s flags that set a :class:`RunConfig` field, as the command line
+    gives them (None: not given, the config's value stands). Each field is the RunConfig
+    field of the same name (``tests/batch/test_run_flags.py`` holds them equal), so a flag
+    is one typed field from argv to the runner: typer -> ``RunFlags`` -> ``RunRequest`` ->
+    ``with_overrides`` -> ``RunConfig``, validated there with the config's own rules."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scenarios: list[str] | None = None
+    tags: list[str] | None = None
+    ids: list[str] | None = None
+    suite: str | None = None
+    agents: list[str] | None = None
+    customer: str | None = None
+    trials: int | None = None
+    concurrency: str | None = None
+    """A number, ``auto`` or ``auto:N``: ``RunConfig.concurrency`` reads it."""
+    workers: str | None = None
+    ray: str | None = None
+    budget_usd: float | None = None
+    deadline_s: str | None = None
+    """Seconds, or ``30m``, ``8h``: ``RunConfig.deadline_s`` reads it."""
+    max_turns: int | None = None
+    timeout_s: float | None = None
+    conversation_mode: str | None = None
+    models_file: str | None = None
+    personas: str | None = None
+    out: str | None = None
+    fail_under: dict[str, float] | None = None
+    tools: str | None = None
+    assertion_judge: str | None = None
+    statement_judge: str | None = None
+
+    def given(self) -> dict[str, Any]:
+        """The flags given, by RunConfig field name."""
+        return {k: v for k, v in self.model_dump().items() if v is not None}
+
+
+def with_overrides(
+    config: RunConfig, overrides: RunFlags | Mapping[str, Any] | None = None
+) -> RunConfig:
     """``config`` with every non-None override applied and validated (flags win).
 
     Raises:
         InputError: An override is invalid; the message names the flag's field.
     """
-    given = {k: v for k, v in overrides.items() if v is not None}
+    if isinstance(overrides, RunFlags):
+        given = overrides.given()
+    else:
+        given = {k: v for k, v in (overrides or {}).items() if v is not None}
     try:  # unset fields stay unset: the workspace fills them (batch/_command.py)
         return RunConfig.model_validate({**config.model_dump(exclude_unset=True), **given})
     except ValidationError as exc:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from supportsim.errors import InputError
+from supportsim.store import AgentRow, Summary
 
 GATE_METRICS = ("strict", "partial", "pass^K")
 """What a gate can name; K in ``pass^K`` is a trial count (1 up to the run's trials)."""
 _NAME = re.compile(r"^(strict|partial|pass\^([1-9][0-9]{0,4}))$")
-_SUMMARY_KEY = {"strict": "strict_rate", "partial": "partial_mean"}
 
 
 def _share(text: str) -> float:
@@ -115,18 +114,18 @@ class GateMiss:
         )
 
 
-def _value(agent: Mapping[str, Any], metric: str) -> float | None:
-    if metric in _SUMMARY_KEY:
-        value = agent.get(_SUMMARY_KEY[metric])
-    else:
-        value = (agent.get("pass_hat_k") or {}).get(metric[5:])
-    return None if value is None else float(value)
+def _value(agent: AgentRow, metric: str) -> float | None:
+    if metric == "strict":
+        return agent.strict_rate
+    if metric == "partial":
+        return agent.partial_mean
+    return agent.pass_hat_k.get(metric[5:])  # pass^k
 
 
-def check_gates(summary: Mapping[str, Any], thresholds: Mapping[str, float]) -> list[GateMiss]:
-    """Every (agent, metric) of ``summary["agents"]`` below its threshold, agents in name
+def check_gates(summary: Summary, thresholds: Mapping[str, float]) -> list[GateMiss]:
+    """Every (agent, metric) of ``summary.agents`` below its threshold, agents in name
     order. A tiny tolerance keeps 0.8 from failing ``strict=0.8`` by float rounding."""
-    agents = summary.get("agents") or {}
+    agents = summary.agents
     if not agents:
         return [GateMiss("", metric, None, threshold) for metric, threshold in thresholds.items()]
     misses = []

@@ -30,6 +30,7 @@ from supportsim.store import (
     DOCUMENT_SCHEMA_VERSION,
     MANIFEST,
     RunManifest,
+    SessionEntry,
     StoreError,
     checked,
     read_json,
@@ -194,7 +195,7 @@ def save_manifest(run_dir: Path, manifest: Mapping[str, Any]) -> None:
 
 
 def close_manifest(
-    run_dir: Path, entry: Mapping[str, Any], *, status: str, stop_reason: str | None
+    run_dir: Path, entry: SessionEntry, *, status: str, stop_reason: str | None
 ) -> str | None:
     """Record a session's end in run.json: its entry, the run's status and why it stopped.
 
@@ -207,12 +208,13 @@ def close_manifest(
         return f"cannot read {MANIFEST}: {exc}"
     sessions = manifest.get("sessions")
     before = sessions if isinstance(sessions, list) else []
+    written = entry.model_dump(mode="json", exclude_unset=True)
     manifest.update(
-        sessions=[*before, dict(entry)],
+        sessions=[*before, written],
         status=status,
         stop_reason=stop_reason,
         ended_at=now_iso(),
-        loop_lag=entry.get("loop_lag"),
+        loop_lag=written.get("loop_lag"),
     )
     try:
         save_manifest(run_dir, manifest)

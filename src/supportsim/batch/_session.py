@@ -49,11 +49,17 @@ from supportsim.errors import InputError
 from supportsim.llm import ModelPool
 from supportsim.store import (
     MANIFEST,
+    CallCounts,
     ConversationRecord,
+    Floor,
+    Limits,
+    LoopLagStats,
     RecordWriter,
     RunLock,
     RunPlan,
+    SessionEntry,
     StoreError,
+    WorkersInfo,
     final_unit_ids,
     iter_ledger,
     iter_records,
@@ -83,11 +89,12 @@ class Session:
     """Why a ``stopped`` session stopped, e.g. ``store: No space left on device``."""
     manifest_error: str | None = None
     """Set when run.json could not be closed (it then still says ``running``)."""
-    info: dict[str, Any] = field(default_factory=dict)
+    info: SessionEntry | None = None
+    """This session's entry in run.json, set as the session ends."""
     lock: RunLock | None = None
     """Held from ``prepare`` to the end of ``execute``: one writer per run directory."""
     fingerprint: dict[str, Any] = field(default_factory=dict)
-    floor: dict[str, Any] | None = None
+    floor: Floor | None = None
     """The do-nothing floor of the run's scenarios (``store.Summary.floor``), set when the
     session ran to its end; None when it was cancelled or the floor could not be scored."""
     """This invocation's inputs (``fingerprint``): workers must have the same."""
@@ -392,9 +399,7 @@ async def execute(
     return session
 
 
-async def floor_of(
-    ctx: UnitContext, on_note: Callable[[str], None] | None = None
-) -> dict[str, Any] | None:
+async def floor_of(ctx: UnitContext, on_note: Callable[[str], None] | None = None) -> Floor | None:
     """What a do-nothing Agent scores on the run's scenarios (scripted Customer, no model
     call; a few milliseconds a scenario). A scenario it cannot score leaves the floor out
     (None, said through ``on_note`` with the error), never the run: it is a reading aid."""
@@ -404,7 +409,7 @@ async def floor_of(
         if on_note is not None:
             on_note(f"the do-nothing floor could not be scored: {type(exc).__name__}: {exc}")
         return None
-    return dataclasses.asdict(floor)
+    return Floor.model_validate(dataclasses.asdict(floor))
 
 
 class _NoWriter:
@@ -428,33 +433,35 @@ def _close_manifest(
 ) -> None:
     state = batch.state
     stats = pool.stats
-    entry = {
-        "started_at": started_at,
-        "ended_at": now_iso(),
-        "status": session.status,
-        "stop_reason": session.stop_reason,
-        "units_planned": len(session.todo),
-        "units_started": state.started,
-        "units_recorded": state.done,
-        "units_unrecorded": state.unrecorded,
-        "statuses": dict(state.statuses),
-        "spend_usd": stats.spend_usd,
-        "calls": {
-            "attempts": stats.calls,
-            "retries": stats.retries,
-            "rate_limited": stats.rate_limited,
-            "failed": stats.errors,
-            "unpriced": stats.unpriced_calls,
-            "input_tokens": stats.input_tokens,
-            "output_tokens": stats.output_tokens,
-        },
-        "concurrency": batch.concurrency_trace,
-        "limits": pool.snapshot(),
-        "loop_lag": batch.work_lag.stats(),
-        "forced_changes": session.forced,
-    }
+    entry = SessionEntry(
+        started_at=started_at,
+        ended_at=now_iso(),
+        status=session.status,
+        stop_reason=session.stop_reason,
+        units_planned=len(session.todo),
+        units_started=state.started,
+        units_recorded=state.done,
+        units_unrecorded=state.unrecorded,
+        statuses=dict(state.statuses),
+        spend_usd=stats.spend_usd,
+        calls=CallCounts(
+            attempts=stats.calls,
+            retries=stats.retries,
+            rate_limited=stats.rate_limited,
+            failed=stats.errors,
+            unpriced=stats.unpriced_calls,
+            input_tokens=stats.input_tokens,
+            output_tokens=stats.output_tokens,
+        ),
+        concurrency=batch.concurrency_trace,
+        limits=Limits.model_validate(pool.snapshot()),
+        loop_lag=LoopLagStats.model_validate(batch.work_lag.stats()),
+        forced_changes=session.forced,
+    )
     if hub is not None:
-        entry["workers"] = {**hub.summary(), "driver_loop_lag": batch.lag.stats()}
+        entry.workers = WorkersInfo.model_validate(
+            {**hub.summary(), "driver_loop_lag": batch.lag.stats()}
+        )
     session.info = entry
     session.manifest_error = close_manifest(
         session.run_dir, entry, status=session.status, stop_reason=session.stop_reason

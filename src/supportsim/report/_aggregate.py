@@ -19,8 +19,21 @@ from supportsim.report._tau2 import tau2_metrics
 from supportsim.scoring import pass_hat_k, percentile, wilson_interval
 from supportsim.store import (
     DOCUMENT_SCHEMA_VERSION,
+    AgentRow,
     ConversationRecord,
+    Distribution,
+    FailingCheck,
+    KindCounts,
+    Percentiles,
+    Rate,
+    ReasonCount,
     RunPlan,
+    RunSection,
+    ScenarioAgentCell,
+    ScenarioRow,
+    Summary,
+    Tokens,
+    TrialCell,
     measurement_from,
 )
 
@@ -32,21 +45,26 @@ DIST_QUANTILES = (10, 25, 50, 75, 90, 99)
 _N = TypeVar("_N", int, float)
 
 
-def _percentiles(values: Sequence[float]) -> dict[str, float | None]:
-    return {f"p{q}": percentile(values, q) for q in (50, 90, 99)}
+def _percentiles(values: Sequence[float]) -> Percentiles:
+    return Percentiles(
+        p50=percentile(values, 50), p90=percentile(values, 90), p99=percentile(values, 99)
+    )
 
 
 def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _distribution(values: Sequence[float]) -> dict[str, Any]:
+def _distribution(values: Sequence[float]) -> Distribution:
     """Quantiles for a box plot of per-message latency (the HTML latency chart)."""
-    out: dict[str, Any] = {"n": len(values), "min": min(values, default=None)}
-    out.update({f"p{q}": percentile(values, q) for q in DIST_QUANTILES})
-    out["max"] = max(values, default=None)
-    out["mean"] = _mean(values)
-    return out
+    quantiles = {f"p{q}": percentile(values, q) for q in DIST_QUANTILES}
+    return Distribution(
+        n=len(values),
+        min=min(values, default=None),
+        max=max(values, default=None),
+        mean=_mean(values),
+        **quantiles,
+    )
 
 
 def _known_sum(values: Sequence[_N | None]) -> _N | None:
@@ -56,7 +74,9 @@ def _known_sum(values: Sequence[_N | None]) -> _N | None:
     return sum(v for v in values if v is not None)
 
 
-def _pass_hat_k(counts: Sequence[tuple[int, int]], trials: int) -> dict[str, Any]:
+def _pass_hat_k(
+    counts: Sequence[tuple[int, int]], trials: int
+) -> tuple[dict[str, float | None], dict[str, int]]:
     """pass^k for k = 1..trials, each over the scenarios with at least k scored trials.
 
     A scenario that lost a trial to an infra error still counts for smaller k instead of
@@ -70,27 +90,27 @@ def _pass_hat_k(counts: Sequence[tuple[int, int]], trials: int) -> dict[str, Any
         values[str(k)] = (
             sum(pass_hat_k(n=n, c=c, k=k) for n, c in usable) / len(usable) if usable else None
         )
-    return {"pass_hat_k": values, "pass_hat_k_scenarios": used}
+    return values, used
 
 
-def _rate(records: Sequence[UnitFacts]) -> dict[str, Any]:
+def _rate(records: Sequence[UnitFacts]) -> Rate:
     """n, strict passes, strict rate with its Wilson 95% interval, partial mean and gap."""
     n, passed = len(records), sum(bool(r.strict) for r in records)
     low, high = wilson_interval(passed, n)
     strict = passed / n if n else None
     partial = sum(r.partial or 0.0 for r in records) / n if n else None
-    return {
-        "n": n,
-        "strict_passes": passed,
-        "strict_rate": strict,
-        "strict_ci95": [low, high] if n else None,
-        "partial_mean": partial,
+    return Rate(
+        n=n,
+        strict_passes=passed,
+        strict_rate=strict,
+        strict_ci95=[low, high] if n else None,
+        partial_mean=partial,
         # partial - strict: the credit a strict score withholds (the product's point)
-        "partial_gap": partial - strict if partial is not None and strict is not None else None,
-    }
+        partial_gap=partial - strict if partial is not None and strict is not None else None,
+    )
 
 
-def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int) -> dict[str, Any]:
+def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int) -> AgentRow:
     """One agent's row: quality, latency, tokens, cost and status counts.
 
     Tokens count the Agent's own model calls; ``cost_mean_usd`` is the whole conversation
@@ -116,37 +136,40 @@ def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int
         for c in r.checks:
             kinds[c.kind]["evaluated"] += 1
             kinds[c.kind]["failed"] += not c.passed
-    tau2 = tau2_metrics(records, trials)
-    return {
-        **_rate(scored),
-        **({"tau2": tau2} if tau2 is not None else {}),
-        "units": len(records),
-        "scenarios": len(by_scenario),
-        **_pass_hat_k(counts, trials),
-        "response_ms": _percentiles(response),
-        "response_ms_mean": _mean(response),
-        "ttft_ms": _percentiles([m.ttft_ms for m in replies if m.ttft_ms is not None]),
-        "llm_ms": _percentiles([m.llm_ms for m in replies if m.llm_ms is not None]),
-        "latency": _distribution(response),
-        "tokens": {
-            "input": tokens_in,
-            "output": tokens_out,
-            "input_mean": tokens_in / n if n and tokens_in is not None else None,
-            "output_mean": tokens_out / n if n and tokens_out is not None else None,
-        },
-        "cost_usd": cost,
-        "cost_mean_usd": cost / n if n and cost is not None else None,
-        "agent_cost_mean_usd": agent_cost / n if n and agent_cost is not None else None,
-        "status": dict(sorted(Counter(r.status for r in records).items())),
-        "termination": dict(sorted(Counter(r.termination for r in records).items())),
-        "check_kinds": {
-            k: {"failed": c["failed"], "evaluated": c["evaluated"]}
+    pass_hat, pass_hat_scenarios = _pass_hat_k(counts, trials)
+    row = AgentRow(
+        **_rate(scored).model_dump(),
+        units=len(records),
+        scenarios=len(by_scenario),
+        pass_hat_k=pass_hat,
+        pass_hat_k_scenarios=pass_hat_scenarios,
+        response_ms=_percentiles(response),
+        response_ms_mean=_mean(response),
+        ttft_ms=_percentiles([m.ttft_ms for m in replies if m.ttft_ms is not None]),
+        llm_ms=_percentiles([m.llm_ms for m in replies if m.llm_ms is not None]),
+        latency=_distribution(response),
+        tokens=Tokens(
+            input=tokens_in,
+            output=tokens_out,
+            input_mean=tokens_in / n if n and tokens_in is not None else None,
+            output_mean=tokens_out / n if n and tokens_out is not None else None,
+        ),
+        cost_usd=cost,
+        cost_mean_usd=cost / n if n and cost is not None else None,
+        agent_cost_mean_usd=agent_cost / n if n and agent_cost is not None else None,
+        status=dict(sorted(Counter(r.status for r in records).items())),
+        termination=dict(sorted(Counter(r.termination for r in records).items())),
+        check_kinds={
+            k: KindCounts(failed=c["failed"], evaluated=c["evaluated"])
             for k, c in sorted(kinds.items())
         },
-    }
+    )
+    if (tau2 := tau2_metrics(records, trials)) is not None:
+        row.tau2 = tau2  # only on an agent that ran tau2 tasks (absent, not null, otherwise)
+    return row
 
 
-def _breakdown(records: Sequence[UnitFacts], key: str) -> dict[str, Any]:
+def _breakdown(records: Sequence[UnitFacts], key: str) -> dict[str, dict[str, Rate]]:
     """agent -> group (category or domain) -> rate, over completed units."""
     groups: dict[str, dict[str, list[UnitFacts]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
@@ -158,32 +181,33 @@ def _breakdown(records: Sequence[UnitFacts], key: str) -> dict[str, Any]:
     }
 
 
-def _scenario_grid(records: Sequence[UnitFacts]) -> dict[str, Any]:
+def _scenario_grid(records: Sequence[UnitFacts]) -> dict[str, ScenarioRow]:
     """scenario -> agent -> trials (the HTML grid, and the pairing ``compare`` uses)."""
-    grid: dict[str, Any] = {}
+    grid: dict[str, ScenarioRow] = {}
     for r in sorted(records, key=lambda r: (r.scenario_id, r.agent, r.trial)):
         row = grid.setdefault(
-            r.scenario_id,
-            {"domain": r.domain, "category": r.category, "agents": {}},
+            r.scenario_id, ScenarioRow(domain=r.domain, category=r.category, agents={})
         )
-        cell = row["agents"].setdefault(r.agent, {"scored": 0, "strict_passes": 0, "trials": []})
-        cell["trials"].append(
-            {
-                "trial": r.trial,
-                "unit_id": r.unit_id,
-                "status": r.status,
-                "termination": r.termination,
-                "strict": r.strict,
-                "partial": r.partial,
-            }
+        cell = row.agents.setdefault(
+            r.agent, ScenarioAgentCell(scored=0, strict_passes=0, trials=[])
+        )
+        cell.trials.append(
+            TrialCell(
+                trial=r.trial,
+                unit_id=r.unit_id,
+                status=r.status,
+                termination=r.termination,
+                strict=r.strict,
+                partial=r.partial,
+            )
         )
         if r.status == "completed":
-            cell["scored"] += 1
-            cell["strict_passes"] += bool(r.strict)
+            cell.scored += 1
+            cell.strict_passes += bool(r.strict)
     return grid
 
 
-def _failing_checks(records: Sequence[UnitFacts]) -> list[dict[str, Any]]:
+def _failing_checks(records: Sequence[UnitFacts]) -> list[FailingCheck]:
     """The (scenario, check) pairs that fail most often, with their commonest reasons."""
     evaluated: Counter[tuple[str, str]] = Counter()
     failed: Counter[tuple[str, str]] = Counter()
@@ -203,41 +227,41 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[dict[str, Any]]:
                 reasons[key][c.reason] += 1
     top = sorted(failed, key=lambda k: (-failed[k], k))[:TOP_FAILING_CHECKS]
     return [
-        {
-            "scenario_id": key[0],
-            "check_id": key[1],
-            "kind": kind[key],
-            "failed": failed[key],
-            "evaluated": evaluated[key],
-            "agents": dict(sorted(by_agent[key].items())),
-            "reasons": [
-                {"reason": reason, "count": count}
+        FailingCheck(
+            scenario_id=key[0],
+            check_id=key[1],
+            kind=kind[key],
+            failed=failed[key],
+            evaluated=evaluated[key],
+            agents=dict(sorted(by_agent[key].items())),
+            reasons=[
+                ReasonCount(reason=reason, count=count)
                 for reason, count in sorted(reasons[key].items(), key=lambda x: (-x[1], x[0]))[
                     :TOP_REASONS
                 ]
             ],
-        }
+        )
         for key in top
     ]
 
 
-def _run_info(manifest: Mapping[str, Any], records: Sequence[UnitFacts]) -> dict[str, Any]:
+def _run_info(manifest: Mapping[str, Any], records: Sequence[UnitFacts]) -> RunSection:
     """Run-level facts, named as the runner names them in the summary.json it writes."""
     plan = RunPlan.of_manifest(manifest)
     planned = len(plan) if plan is not None and len(plan) else None
-    statuses = dict(sorted(Counter(r.status for r in records).items()))
-    return {
-        "run_id": manifest.get("run_id"),
-        "status": manifest.get("status"),
-        "started_at": manifest.get("started_at"),
-        "ended_at": manifest.get("ended_at"),
-        "units_planned": planned,
-        "units_recorded": len(records),
-        "units_missing": planned - len(records) if planned is not None else None,
-        "statuses": statuses,
-        "infra_errors": statuses.get("infra_error", 0),
-        "harness_errors": statuses.get("harness_error", 0),
-    }
+    statuses: dict[str, int] = dict(sorted(Counter(r.status for r in records).items()))
+    return RunSection(
+        run_id=manifest.get("run_id"),
+        status=manifest.get("status"),
+        started_at=manifest.get("started_at"),
+        ended_at=manifest.get("ended_at"),
+        units_planned=planned,
+        units_recorded=len(records),
+        units_missing=planned - len(records) if planned is not None else None,
+        statuses=statuses,
+        infra_errors=statuses.get("infra_error", 0),
+        harness_errors=statuses.get("harness_error", 0),
+    )
 
 
 def summarise(
@@ -246,7 +270,7 @@ def summarise(
     trials: int | None = None,
     manifest: Mapping[str, Any] | None = None,
     agents: Sequence[str] | None = None,
-) -> dict[str, Any]:
+) -> Summary:
     """summary.json: per agent, per category and domain, the scenario grid, failing checks.
 
     Args:
@@ -270,27 +294,26 @@ def summarise(
     by_agent: dict[str, list[UnitFacts]] = {a: [] for a in agents or ()}
     for r in latest:
         by_agent.setdefault(r.agent, []).append(r)
-    out: dict[str, Any] = {"schema_version": DOCUMENT_SCHEMA_VERSION}
-    if manifest is not None:
-        out["run"] = _run_info(manifest, latest)
-    out.update(
-        {
-            "units": len(latest),
-            "trials": trials,
-            "agents": {a: agent_summary(rs, trials) for a, rs in sorted(by_agent.items())},
-            "by_category": _breakdown(latest, "category"),
-            "by_domain": _breakdown(latest, "domain"),
-            "scenarios": _scenario_grid(latest),
-            "failing_checks": _failing_checks(latest),
-            "measurement": measurement_from(
-                (c for f in latest for c in f.call_client_ms),
-                (lag for f in latest for lag in _aligned(f.call_loop_lag_ms, f.call_client_ms)),
-            ),
-        }
+    summary = Summary(
+        schema_version=DOCUMENT_SCHEMA_VERSION,
+        units=len(latest),
+        trials=trials,
+        agents={a: agent_summary(rs, trials) for a, rs in sorted(by_agent.items())},
+        by_category=_breakdown(latest, "category"),
+        by_domain=_breakdown(latest, "domain"),
+        scenarios=_scenario_grid(latest),
+        failing_checks=_failing_checks(latest),
+        measurement=measurement_from(
+            (c for f in latest for c in f.call_client_ms),
+            (lag for f in latest for lag in _aligned(f.call_loop_lag_ms, f.call_client_ms)),
+        ),
     )
+    # Sections a run may lack are set only when present: absent from summary.json, not null.
+    if manifest is not None:
+        summary.run = _run_info(manifest, latest)
     if (judged := statement_agreement(latest)) is not None:
-        out["statement_judge"] = judged
-    return out
+        summary.statement_judge = judged
+    return summary
 
 
 def _aligned(values: tuple[float | None, ...], like: tuple[float | None, ...]) -> Any:

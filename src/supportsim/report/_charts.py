@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from markupsafe import Markup, escape
 
 from supportsim.report._format import DASH, ms, pct
+from supportsim.store import AgentRow, Rate
 
 PALETTE = (
     "#4e79a7",
@@ -58,7 +58,7 @@ def _text(x: float, y: float, text: str, **attrs: str) -> str:
     return f'<text x="{x:.1f}" y="{y:.1f}"{extra}>{escape(text)}</text>'
 
 
-def strict_vs_partial(agents: Sequence[str], stats: Mapping[str, Mapping[str, Any]]) -> Markup:
+def strict_vs_partial(agents: Sequence[str], stats: Mapping[str, Rate]) -> Markup:
     """Per agent: the strict bar with its 95% interval, the partial bar, and the gap."""
     colours = agent_colours(agents)
     left, right, row = 170, 500, 46
@@ -78,7 +78,7 @@ def strict_vs_partial(agents: Sequence[str], stats: Mapping[str, Mapping[str, An
         y = 28 + i * row
         colour = colours[name]
         body.append(_label(left - 8, y + 20, name, 24))
-        s, p = a.get("strict_rate"), a.get("partial_mean")
+        s, p = a.strict_rate, a.partial_mean
         if p is not None:
             body.append(
                 f'<rect x="{left}" y="{y + 22}" width="{p * scale:.1f}" height="14" '
@@ -90,12 +90,12 @@ def strict_vs_partial(agents: Sequence[str], stats: Mapping[str, Mapping[str, An
                 f'<rect x="{left}" y="{y + 4}" width="{s * scale:.1f}" height="16" '
                 f'fill="{colour}"><title>strict {pct(s)}</title></rect>'
             )
-            lo, hi = a["strict_ci95"]
+            lo, hi = a.strict_ci95 or (s, s)
             body.append(
                 f'<line x1="{left + lo * scale:.1f}" x2="{left + hi * scale:.1f}" '
                 f'y1="{y + 12}" y2="{y + 12}" stroke="#222" stroke-width="1.5"/>'
             )
-            gap = a.get("partial_gap")
+            gap = a.partial_gap
             note = f"strict {pct(s)}" + (f" · gap {gap * 100:+.1f} pts" if gap is not None else "")
             body.append(_text(left + max(s, hi) * scale + 4, y + 16, note, font_weight="600"))
     return _svg(width, height + 4, body, "strict versus partial per agent")
@@ -186,7 +186,7 @@ def scatter(
 
 
 def latency_boxes(
-    agents: Sequence[str], stats: Mapping[str, Mapping[str, Any]], colours: Mapping[str, str]
+    agents: Sequence[str], stats: Mapping[str, AgentRow], colours: Mapping[str, str]
 ) -> Markup:
     """Per agent, per Agent reply: whiskers p10–p90, box p25–p75, median, p99 tick.
 
@@ -194,8 +194,8 @@ def latency_boxes(
     on the side with room, so it cannot be read as belonging to another mark."""
     left, right, row = 170, 560, 46
     width, height = right + 110, 20 + row * len(agents) + 34
-    dists = {a: stats[a]["latency"] for a in agents}
-    top_value = max((d["p99"] or 0 for d in dists.values()), default=0.0)
+    dists = {a: stats[a].latency for a in agents}
+    top_value = max((d.p99 or 0 for d in dists.values()), default=0.0)
     ticks = _nice_ticks(top_value * 1.05)
     hi = ticks[-1] or 1.0
     scale = (right - left) / hi
@@ -217,38 +217,42 @@ def latency_boxes(
         d, top, c = dists[name], 12 + i * row, colours[name]
         y = top + 14  # the box's top edge
         body.append(_label(left - 8, y + 14, name, 24))
-        if not d["n"]:
+        if not d.n:
             body.append(_text(left, y + 14, f"no replies {DASH}", fill="#999"))
             continue
+        # n > 0: every quantile is known
+        p10, p25, p50, p75, p90, p99 = (
+            v or 0.0 for v in (d.p10, d.p25, d.p50, d.p75, d.p90, d.p99)
+        )
 
         def px(v: float) -> float:
             return left + v * scale
 
         tip = escape(
-            f"{name}: p10 {ms(d['p10'])} · p25 {ms(d['p25'])} · p50 {ms(d['p50'])} · "
-            f"p75 {ms(d['p75'])} · p90 {ms(d['p90'])} · p99 {ms(d['p99'])} ms (n={d['n']})"
+            f"{name}: p10 {ms(p10)} · p25 {ms(p25)} · p50 {ms(p50)} · "
+            f"p75 {ms(p75)} · p90 {ms(p90)} · p99 {ms(p99)} ms (n={d.n})"
         )
         body.append(f"<g><title>{tip}</title>")
         body.append(
-            f'<line x1="{px(d["p10"]):.1f}" x2="{px(d["p90"]):.1f}" y1="{y + 10}" '
+            f'<line x1="{px(p10):.1f}" x2="{px(p90):.1f}" y1="{y + 10}" '
             f'y2="{y + 10}" stroke="{c}" stroke-width="2"/>'
         )
-        box_w = max(px(d["p75"]) - px(d["p25"]), 1)
+        box_w = max(px(p75) - px(p25), 1)
         body.append(
-            f'<rect x="{px(d["p25"]):.1f}" y="{y}" width="{box_w:.1f}" '
+            f'<rect x="{px(p25):.1f}" y="{y}" width="{box_w:.1f}" '
             f'height="20" fill="{c}" fill-opacity="0.45" stroke="{c}"/>'
         )
-        median_x = px(d["p50"])
+        median_x = px(p50)
         body.append(
             f'<line class="p50" x1="{median_x:.1f}" x2="{median_x:.1f}" y1="{top}" '
             f'y2="{y + 22}" stroke="#222" stroke-width="2"/>'
         )
         body.append(
-            f'<line x1="{px(d["p99"]):.1f}" x2="{px(d["p99"]):.1f}" y1="{y + 4}" y2="{y + 16}" '
+            f'<line x1="{px(p99):.1f}" x2="{px(p99):.1f}" y1="{y + 4}" y2="{y + 16}" '
             f'stroke="{c}" stroke-width="2"/>'
         )
         body.append("</g>")
-        label = f"p50 {ms(d['p50'])} ms"
+        label = f"p50 {ms(p50)} ms"
         room_right = median_x + 4 + 7 * len(label) <= width - 4
         body.append(
             _text(
@@ -263,9 +267,7 @@ def latency_boxes(
     return _svg(width, height, body, "response time distribution per agent")
 
 
-def heatmap(
-    agents: Sequence[str], by_category: Mapping[str, Mapping[str, Mapping[str, Any]]]
-) -> Markup:
+def heatmap(agents: Sequence[str], by_category: Mapping[str, Mapping[str, Rate]]) -> Markup:
     """Category x agent, coloured by strict rate, each cell labelled with rate and n."""
     groups = sorted({g for per in by_category.values() for g in per})
     left, top, cell_w, cell_h = 170, 30, 120, 30
@@ -280,11 +282,11 @@ def heatmap(
         for j, name in enumerate(agents):
             x = left + j * cell_w
             cell = by_category.get(name, {}).get(g)
-            rate = cell["strict_rate"] if cell else None
+            rate = cell.strict_rate if cell else None
             fill = "#f3f3f3" if rate is None else _heat(rate)
-            label = DASH if cell is None else f"{pct(rate, 0)} (n={cell['n']})"
+            label = DASH if cell is None else f"{pct(rate, 0)} (n={cell.n})"
             tip = f"{g} · {name}: " + (
-                "no scored conversation" if cell is None else f"strict {pct(rate)}, n={cell['n']}"
+                "no scored conversation" if cell is None else f"strict {pct(rate)}, n={cell.n}"
             )
             body.append(
                 f'<rect class="heat" x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" '

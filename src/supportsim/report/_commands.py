@@ -37,33 +37,37 @@ from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
 from supportsim.store import (
     SUMMARY,
+    Floor,
+    ReasonCount,
+    RescoredInfo,
+    RunSection,
     StoreError,
     Summary,
-    checked,
+    checked_model,
     read_json,
     with_loop_lag,
     write_json,
 )
 
 
-def summarise_run(run: RunData) -> dict:
+def summarise_run(run: RunData) -> Summary:
     """summary.json of a loaded run (configured trials, run.json details, and when its
     verdicts were rescored)."""
     summary = summarise(run.records, trials=run.trials, manifest=run.manifest)
-    if "run" in summary:
-        summary["run"]["units_foreign"] = len(run.foreign)
-        summary["run"]["foreign_reasons"] = [
-            {"reason": reason, "count": n} for reason, n in run.foreign.reasons
+    if summary.run is not None:
+        summary.run.units_foreign = len(run.foreign)
+        summary.run.foreign_reasons = [
+            ReasonCount(reason=reason, count=n) for reason, n in run.foreign.reasons
         ]
     if run.rescored_at is not None:
-        summary["rescored"] = {"at": run.rescored_at, "units": run.rescored_units}
+        summary.rescored = RescoredInfo(at=run.rescored_at, units=run.rescored_units)
     return summary
 
 
-def _in_progress(summary: dict) -> bool:
-    run = summary.get("run") or {}
-    planned = run.get("units_planned")
-    return run.get("status") == "running" or bool(planned and summary["units"] < planned)
+def _in_progress(summary: Summary) -> bool:
+    run = summary.run or RunSection()
+    planned = run.units_planned
+    return run.status == "running" or bool(planned and summary.units < planned)
 
 
 def _html_target(
@@ -130,17 +134,15 @@ def report_command(
     summary = summarise_run(run)
     judged = agreement_summary(run_dir)
     if judged.get("available"):
-        summary = {**summary, "judges": judged}
+        summary.judges = judged
     misses = check_gates(summary, fail_under) if fail_under else []
     gate_lines = [m.reason() for m in misses]
     if fail_under and not misses:
         gate_lines = [f"gates passed: {describe_gates(fail_under)} for every agent"]
-    # Validated against the store's Summary model before any of it is written or printed.
-    document = checked(Summary, _keep_runner_facts(run_dir / SUMMARY, summary), run_dir / SUMMARY)
-    if document.get("measurement") is not None:  # with the runner's loop lag, for the HTML
-        summary = {**summary, "measurement": document["measurement"]}
-    if document.get("floor") is not None:  # the runner's do-nothing floor, for every format
-        summary = {**summary, "floor": document["floor"]}
+    # With what only the runner knew (its loop lag, last session, the do-nothing floor),
+    # for every format.
+    summary = _keep_runner_facts(run_dir / SUMMARY, summary)
+    document = summary.document()
     if json_file is not None:
         try:
             json_file.parent.mkdir(parents=True, exist_ok=True)
@@ -196,7 +198,7 @@ def report_command(
     return 1 if misses else 0
 
 
-def _json_text(document: dict) -> str:
+def _json_text(document: Mapping[str, Any]) -> str:
     """summary.json's text, as ``write_json`` writes it (URL credentials scrubbed)."""
     return (
         orjson.dumps(
@@ -223,20 +225,29 @@ def _print_to_pipe(show: Callable[[], None], console: Console) -> None:
             raise
 
 
-def _keep_runner_facts(path: Path, summary: dict) -> dict:
+def _keep_runner_facts(path: Path, summary: Summary) -> Summary:
     """Keep what only the runner knew (loop lag, its last session, spend, the do-nothing
-    floor) when rewriting summary.json; the counts are recomputed from the records."""
+    floor) when rewriting summary.json; the counts are recomputed from the records. The
+    stored file is read as the Summary it must be; an unreadable one is replaced whole, a
+    stored one that does not fit the model is an error naming the file and the field.
+
+    Raises:
+        ScenarioError: the stored summary.json does not fit ``Summary`` (an InputError).
+    """
     try:
         previous = read_json(path) if path.exists() else {}
     except (OSError, ValueError):  # unreadable: replaced whole
         previous = {}
-    old_run = previous.get("run") if isinstance(previous, dict) else None
-    if isinstance(previous, dict) and previous.get("floor") is not None:
-        summary = {**summary, "floor": previous["floor"]}  # computed by the runner only
-    if isinstance(old_run, dict):
-        summary = {**summary, "run": {**old_run, **summary.get("run", {})}}
-        if summary.get("measurement") is not None:  # the lag part is the runner's
-            summary["measurement"] = with_loop_lag(summary["measurement"], old_run.get("loop_lag"))
+    if not isinstance(previous, dict):
+        return summary
+    stored = previous.get("run")
+    if previous.get("floor") is not None:  # computed by the runner only
+        summary.floor = checked_model(Floor, previous["floor"], path)
+    if isinstance(stored, dict):
+        ours = summary.run.model_dump(exclude_unset=True) if summary.run else {}
+        summary.run = checked_model(RunSection, {**stored, **ours}, path)
+        # the lag part of the measurement is the runner's
+        summary.measurement = with_loop_lag(summary.measurement, summary.run.loop_lag)
     return summary
 
 

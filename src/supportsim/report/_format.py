@@ -4,7 +4,8 @@ beyond scaling a rate to percent), so both show the same digits."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+from supportsim.store import Rate, Summary
 
 DASH = "–"
 
@@ -49,25 +50,25 @@ def counts(mapping: Mapping[str, int]) -> str:
     return " · ".join(f"{k} {v}" for k, v in mapping.items()) or DASH
 
 
-def floor(summary: Mapping[str, Any]) -> str | None:
+def floor(summary: Summary) -> str | None:
     """The do-nothing floor line (``summary.json`` ``floor``), or None when the run has none:
     'do-nothing floor: an agent that does nothing scores strict 0/60 and partial 0.0% on
     these scenarios'."""
-    got = summary.get("floor")
-    if not got:
+    got = summary.floor
+    if got is None:
         return None
     return (
         f"do-nothing floor: an agent that does nothing scores strict "
-        f"{got['strict_passes']}/{got['scenarios']} and partial {pct(got['partial_mean'])} on "
+        f"{got.strict_passes}/{got.scenarios} and partial {pct(got.partial_mean)} on "
         "these scenarios"
     )
 
 
-def leaderboard_order(agents: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def leaderboard_order(agents: Mapping[str, Rate]) -> list[str]:
     """Agents best first: strict rate, then partial mean, then name (unscored last)."""
 
     def key(name: str) -> tuple[float, float, str]:
         a = agents[name]
-        return (-(a.get("strict_rate") or -1.0), -(a.get("partial_mean") or -1.0), name)
+        return (-(a.strict_rate or -1.0), -(a.partial_mean or -1.0), name)
 
     return sorted(agents, key=key)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
@@ -32,7 +32,7 @@ from supportsim.report._charts import (
     scatter,
     strict_vs_partial,
 )
-from supportsim.store import ConversationRecord
+from supportsim.store import AgentRow, ConversationRecord, RunSection, Summary, TrialCell
 
 
 @cache
@@ -64,10 +64,10 @@ def _bar(rate: float | None) -> str:
     return "0" if rate is None else f"{rate * 100:.1f}"
 
 
-def _outcome(trial: Mapping[str, Any]) -> str:
-    if trial["status"] != "completed":
+def _outcome(trial: TrialCell) -> str:
+    if trial.status != "completed":
         return "error"
-    return "pass" if trial["strict"] else "fail"
+    return "pass" if trial.strict else "fail"
 
 
 @cache
@@ -92,17 +92,17 @@ def _transcript(record: ConversationRecord) -> dict[str, Any]:
     return record.model_dump(mode="json", exclude={"llm_calls", "scenario_sha256", "tags"})
 
 
-def _charts(summary: Mapping[str, Any], agents: Sequence[str]) -> dict[str, Markup]:
-    stats = summary["agents"]
+def _charts(summary: Summary, agents: Sequence[str]) -> dict[str, Markup]:
+    stats = summary.agents
     colours = agent_colours(agents)
 
-    def points(x_key: str) -> list[Point]:
+    def points(x: Callable[[AgentRow], float | None]) -> list[Point]:
         return [
             Point(
                 name,
-                stats[name][x_key],
-                stats[name]["strict_rate"],
-                tuple(stats[name]["strict_ci95"]) if stats[name]["strict_ci95"] else None,
+                x(stats[name]),
+                stats[name].strict_rate,
+                _interval(stats[name].strict_ci95),
                 colours[name],
             )
             for name in agents
@@ -111,26 +111,30 @@ def _charts(summary: Mapping[str, Any], agents: Sequence[str]) -> dict[str, Mark
     return {
         "strict_partial": strict_vs_partial(agents, stats),
         "speed": scatter(
-            points("response_ms_mean"),
+            points(lambda a: a.response_ms_mean),
             x_label="mean response time per Agent reply (ms)",
             y_label="strict success",
             x_fmt=_format.ms,
             title="strict success against mean response time",
         ),
         "cost": scatter(
-            points("agent_cost_mean_usd"),
+            points(lambda a: a.agent_cost_mean_usd),
             x_label="Agent cost per conversation (USD)",
             y_label="strict success",
             x_fmt=_format.usd,
             title="strict success against cost",
         ),
         "latency": latency_boxes(agents, stats, colours),
-        "heatmap": heatmap(agents, summary["by_category"]),
+        "heatmap": heatmap(agents, summary.by_category),
     }
 
 
+def _interval(values: Sequence[float] | None) -> tuple[float, float] | None:
+    return (values[0], values[1]) if values else None
+
+
 def render_report(
-    summary: Mapping[str, Any],
+    summary: Summary,
     records: Sequence[ConversationRecord],
     *,
     run_id: str,
@@ -140,30 +144,30 @@ def render_report(
     """The run report: leaderboard, charts, failing checks, judges' agreement (when the run
     was judged; ``judges_html`` is ``supportsim.judges.render_html``'s escaped fragment),
     scenario grid, transcripts."""
-    agents = _format.leaderboard_order(summary["agents"])
+    agents = _format.leaderboard_order(summary.agents)
     failing = {
         sid: any(
-            t["status"] == "completed" and not t["strict"]
-            for cell in row["agents"].values()
-            for t in cell["trials"]
+            t.status == "completed" and not t.strict
+            for cell in row.agents.values()
+            for t in cell.trials
         )
-        for sid, row in summary["scenarios"].items()
+        for sid, row in summary.scenarios.items()
     }
     return _render(
         "report.html.j2",
         "report.js",
         summary=summary,
-        run=summary.get("run") or {},
+        run=summary.run or RunSection(),
         run_id=run_id,
         in_progress=in_progress,
         agents=agents,
-        ks=[str(k) for k in range(1, summary["trials"] + 1)],
+        ks=[str(k) for k in range(1, summary.trials + 1)],
         colours=agent_colours(agents),
         charts=_charts(summary, agents),
-        domains=sorted({g for per in summary["by_domain"].values() for g in per}),
+        domains=sorted({g for per in summary.by_domain.values() for g in per}),
         failing=failing,
-        statuses=sorted({k for a in summary["agents"].values() for k in a["status"]}),
-        terminations=sorted({k for a in summary["agents"].values() for k in a["termination"]}),
+        statuses=sorted({k for a in summary.agents.values() for k in a.status}),
+        terminations=sorted({k for a in summary.agents.values() for k in a.termination}),
         transcripts={r.unit_id: _transcript(r) for r in records},
         judges_html=judges_html,
     )

@@ -13,11 +13,10 @@ escaped (GitHub renders ``$...$`` as math). Control characters are made visible 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from supportsim._printable import printable
 from supportsim.report._format import DASH, ci, counts, leaderboard_order, ms, pct, usd
+from supportsim.store import RunSection, Summary
 
 REASON_CHARS = 160
 """Longest reason shown in a cell (the HTML report has them whole)."""
@@ -52,23 +51,21 @@ def _money(value: float | None) -> str:
     return md(usd(value)) if value is not None else DASH
 
 
-def render_markdown(
-    summary: Mapping[str, Any], *, run_id: str, gate_lines: list[str] | None = None
-) -> str:
+def render_markdown(summary: Summary, *, run_id: str, gate_lines: list[str] | None = None) -> str:
     """The Markdown summary of a run: header, leaderboard, not-scored units, worst checks
     and (when given) the gate results."""
-    agents = summary["agents"]
+    agents = summary.agents
     order = leaderboard_order(agents)
-    ks = [str(k) for k in range(1, summary["trials"] + 1)]
-    run = summary.get("run") or {}
+    ks = [str(k) for k in range(1, summary.trials + 1)]
+    run = summary.run or RunSection()
     out = [f"## supportsim report: {md(run_id)}", ""]
     facts = []
-    if run.get("status"):
-        facts.append(f"run {md(run['status'])}")
-    planned = run.get("units_planned")
-    units = summary["units"]
+    if run.status:
+        facts.append(f"run {md(run.status)}")
+    planned = run.units_planned
+    units = summary.units
     facts.append(f"{units} of {planned} units finished" if planned else f"{units} units")
-    facts.append(f"{len(agents)} agent(s), {summary['trials']} trial(s) per scenario")
+    facts.append(f"{len(agents)} agent(s), {summary.trials} trial(s) per scenario")
     out += [", ".join(facts), ""]
     if gate_lines:
         out += ["### Gates", "", *(f"- {md(line)}" for line in gate_lines), ""]
@@ -79,26 +76,25 @@ def render_markdown(
     rows = []
     for name in order:
         a = agents[name]
-        gap = a["partial_gap"]
+        gap = a.partial_gap
         rows.append(
             [
                 md(name),
-                f"{a['n']} / {a['units']}",
-                md(pct(a["strict_rate"])),
-                md(ci(a["strict_ci95"])),
-                md(pct(a["partial_mean"])),
+                f"{a.n} / {a.units}",
+                md(pct(a.strict_rate)),
+                md(ci(a.strict_ci95)),
+                md(pct(a.partial_mean)),
                 DASH if gap is None else md(f"{gap * 100:+.1f}"),
-                *(md(pct(a["pass_hat_k"][k])) for k in ks),
-                md(ms(a["response_ms"]["p50"])),
-                md(ms(a["response_ms"]["p90"])),
-                _money(a["agent_cost_mean_usd"]),
-                _money(a["cost_mean_usd"]),
+                *(md(pct(a.pass_hat_k[k])) for k in ks),
+                md(ms(a.response_ms.p50)),
+                md(ms(a.response_ms.p90)),
+                _money(a.agent_cost_mean_usd),
+                _money(a.cost_mean_usd),
             ]
         )
     out += _table(header, ["l"] + ["r"] * (len(header) - 1), rows)
     unscored = {
-        name: {k: v for k, v in agents[name]["status"].items() if k != "completed"}
-        for name in order
+        name: {k: v for k, v in agents[name].status.items() if k != "completed"} for name in order
     }
     unscored = {k: v for k, v in unscored.items() if v}
     if unscored:
@@ -106,17 +102,17 @@ def render_markdown(
         out += [f"- {md(name)}: {md(counts(s))}" for name, s in unscored.items()]
         out.append("")
     out += ["### Checks that fail most often", ""]
-    failing = summary.get("failing_checks") or []
+    failing = summary.failing_checks
     if not failing:
         out += ["No check failed.", ""]
     else:
         rows = [
             [
-                md(c["scenario_id"]),
-                md(f"{c['check_id']} ({c['kind']})"),
-                f"{c['failed']} / {c['evaluated']}",
-                md(", ".join(f"{a} {n}" for a, n in c["agents"].items())),
-                md(c["reasons"][0]["reason"], REASON_CHARS) if c["reasons"] else DASH,
+                md(c.scenario_id),
+                md(f"{c.check_id} ({c.kind})"),
+                f"{c.failed} / {c.evaluated}",
+                md(", ".join(f"{a} {n}" for a, n in c.agents.items())),
+                md(c.reasons[0].reason, REASON_CHARS) if c.reasons else DASH,
             ]
             for c in failing
         ]

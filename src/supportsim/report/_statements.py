@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 from supportsim.report._facts import UnitFacts
+from supportsim.store import JudgeAgreementRow, JudgeDisagreement, StatementJudgeSection
 from supportsim.validate import Counts
 
 DISAGREEMENTS_KEPT = 500
@@ -26,7 +26,7 @@ DISAGREEMENTS_SHOWN = 20
 """Disagreements the terminal and HTML views list."""
 
 
-def statement_agreement(records: Sequence[UnitFacts]) -> dict[str, Any] | None:
+def statement_agreement(records: Sequence[UnitFacts]) -> StatementJudgeSection | None:
     """The section, over completed units; None when no check was judged."""
     scored = [r for r in records if r.status == "completed"]
     judged_units = [r for r in scored if r.judged]
@@ -34,7 +34,7 @@ def statement_agreement(records: Sequence[UnitFacts]) -> dict[str, Any] | None:
         return None
     cells: dict[tuple[str, str], Counts] = defaultdict(Counts)
     unclear: dict[tuple[str, str], int] = defaultdict(int)
-    disagreements: list[dict[str, Any]] = []
+    disagreements: list[JudgeDisagreement] = []
     for r in sorted(judged_units, key=lambda r: (r.scenario_id, r.agent, r.trial)):
         for j in r.judged:
             key = (j.kind, r.language)
@@ -51,19 +51,19 @@ def statement_agreement(records: Sequence[UnitFacts]) -> dict[str, Any] | None:
             unclear[key] += j.answer == "unclear"
             if j.rule != j.judged:
                 disagreements.append(
-                    {
-                        "unit_id": r.unit_id,
-                        "scenario_id": r.scenario_id,
-                        "agent": r.agent,
-                        "check_id": j.check_id,
-                        "kind": j.kind,
-                        "language": r.language,
-                        "rule": j.rule,
-                        "answer": j.answer,
-                        "judged": j.judged,
-                        "quote": j.quote,
-                        "message": j.message,
-                    }
+                    JudgeDisagreement(
+                        unit_id=r.unit_id,
+                        scenario_id=r.scenario_id,
+                        agent=r.agent,
+                        check_id=j.check_id,
+                        kind=j.kind,
+                        language=r.language,
+                        rule=j.rule,
+                        answer=j.answer,
+                        judged=j.judged,
+                        quote=j.quote,
+                        message=j.message,
+                    )
                 )
     rows = [_row(kind, lang, c, unclear[(kind, lang)]) for (kind, lang), c in sorted(cells.items())]
     total = Counts()
@@ -71,29 +71,29 @@ def statement_agreement(records: Sequence[UnitFacts]) -> dict[str, Any] | None:
         total.add(c)
     checks = total.tp + total.tn + total.fp + total.fn
     agree = total.tp + total.tn
-    return {
-        "judges": sorted({r.statement_judge for r in judged_units if r.statement_judge}),
-        "checks": checks,
-        "agree": agree,
-        "agreement": agree / checks if checks else None,
-        "unclear": sum(unclear.values()),
-        "not_judged": sum(r.rules_only for r in judged_units),
-        "by_kind": rows,
-        "disagreements": disagreements[:DISAGREEMENTS_KEPT],
-        "disagreements_total": len(disagreements),
-    }
+    return StatementJudgeSection(
+        judges=sorted({r.statement_judge for r in judged_units if r.statement_judge}),
+        checks=checks,
+        agree=agree,
+        agreement=agree / checks if checks else None,
+        unclear=sum(unclear.values()),
+        not_judged=sum(r.rules_only for r in judged_units),
+        by_kind=rows,
+        disagreements=disagreements[:DISAGREEMENTS_KEPT],
+        disagreements_total=len(disagreements),
+    )
 
 
-def _row(kind: str, lang: str, c: Counts, unclear: int) -> dict[str, Any]:
+def _row(kind: str, lang: str, c: Counts, unclear: int) -> JudgeAgreementRow:
     n = c.tp + c.tn + c.fp + c.fn
-    return {
-        "kind": kind,
-        "language": lang,
-        "checks": n,
-        "agree": c.tp + c.tn,
-        "agreement": (c.tp + c.tn) / n if n else None,
-        "kappa": c.kappa,
-        "rule_pass_judge_fail": c.fn,
-        "rule_fail_judge_pass": c.fp,
-        "unclear": unclear,
-    }
+    return JudgeAgreementRow(
+        kind=kind,
+        language=lang,
+        checks=n,
+        agree=c.tp + c.tn,
+        agreement=(c.tp + c.tn) / n if n else None,
+        kappa=c.kappa,
+        rule_pass_judge_fail=c.fn,
+        rule_fail_judge_pass=c.fp,
+        unclear=unclear,
+    )

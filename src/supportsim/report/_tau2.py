@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from supportsim.report._facts import UnitFacts
 from supportsim.scoring import pass_hat_k
-from supportsim.store import ConversationRecord
+from supportsim.store import ConversationRecord, Tau2Figures
 
 Unit = ConversationRecord | UnitFacts
 
@@ -54,7 +53,7 @@ def tau2_pass_hat_ks(outcomes: Mapping[str, Sequence[bool]], trials: int) -> dic
     }
 
 
-def tau2_metrics(records: Sequence[Unit], trials: int) -> dict[str, Any] | None:
+def tau2_metrics(records: Sequence[Unit], trials: int) -> Tau2Figures | None:
     """tau2's headline figures over one agent's tau2 units; None when it ran none.
 
     ``avg_reward`` is the mean reward over the kept simulations (a reward is 0 or 1 in
@@ -69,17 +68,17 @@ def tau2_metrics(records: Sequence[Unit], trials: int) -> dict[str, Any] | None:
     for r in kept:
         by_task[r.scenario_id].append(r.status == "completed" and bool(r.strict))
     successes = sum(sum(v) for v in by_task.values())
-    return {
-        "tasks": len(by_task),
-        "simulations": len(kept),
-        "avg_reward": successes / len(kept) if kept else None,
-        "pass_hat_k": tau2_pass_hat_ks(by_task, trials),
-        "not_fully_scored": sum(bool(r.unscored) for r in kept),
-        "infra_errors": sum(r.status == "infra_error" for r in units),
-        "harness_errors": sum(r.status == "harness_error" for r in units),
-        "simulator_faults": sum(r.status == "simulator_fault" for r in units),
-        "termination": _terminations(kept),
-    }
+    return Tau2Figures(
+        tasks=len(by_task),
+        simulations=len(kept),
+        avg_reward=successes / len(kept) if kept else None,
+        pass_hat_k=dict(tau2_pass_hat_ks(by_task, trials)),
+        not_fully_scored=sum(bool(r.unscored) for r in kept),
+        infra_errors=sum(r.status == "infra_error" for r in units),
+        harness_errors=sum(r.status == "harness_error" for r in units),
+        simulator_faults=sum(r.status == "simulator_fault" for r in units),
+        termination=_terminations(kept),
+    )
 
 
 def _terminations(records: Sequence[Unit]) -> dict[str, int]:

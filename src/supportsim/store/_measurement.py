@@ -35,12 +35,25 @@ to the runner only (``with_loop_lag``), and kept when ``report`` rewrites the su
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from supportsim.store._records import ConversationRecord
+
+
+class LoopLagStats(BaseModel):
+    """How late the event loop's timers woke up over a session (``batch.LoopLag``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    interval_ms: float
+    samples: int
+    p50_ms: float | None = None
+    p90_ms: float | None = None
+    p99_ms: float | None = None
+    max_ms: float | None = None
+    saturated: bool = False
 
 
 class Spread(BaseModel):
@@ -94,7 +107,7 @@ def _percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
-def measurement_of(records: Iterable[ConversationRecord]) -> dict[str, Any]:
+def measurement_of(records: Iterable[ConversationRecord]) -> Measurement:
     """The record-derived part of the section (no run lag yet: see ``with_loop_lag``)."""
     calls = [c for r in records for c in r.llm_calls if not c.cached]
     return measurement_from((c.client_ms for c in calls), (c.loop_lag_ms for c in calls))
@@ -102,7 +115,7 @@ def measurement_of(records: Iterable[ConversationRecord]) -> dict[str, Any]:
 
 def measurement_from(
     client_ms: Iterable[float | None], loop_lag_ms: Iterable[float | None] = ()
-) -> dict[str, Any]:
+) -> Measurement:
     """``measurement_of`` from each recorded call's ``client_ms`` (None: not wire-timed)
     and ``loop_lag_ms`` (None: not measured; in the same order, or empty), for aggregates
     that keep only those of each record."""
@@ -111,58 +124,54 @@ def measurement_from(
     client = [c for c in calls if c is not None]
     wire_lags = [lag for c, lag in zip(calls, lags, strict=False) if c is not None]
     seen = [lag for lag in wire_lags if lag is not None]
-    return {
-        "calls": len(calls),
-        "wire_calls": len(client),
-        "client_ms": {"p50": _percentile(client, 50), "p99": _percentile(client, 99)},
-        "loop_lag_ms": None,
-        "inflation_ms": _spread(seen) if seen else None,
-        "lagged_calls": sum(lag > WARN_P99_MS for lag in seen),
-        "saturated": False,
-    }
+    return Measurement(
+        calls=len(calls),
+        wire_calls=len(client),
+        client_ms=_spread(client),
+        loop_lag_ms=None,
+        inflation_ms=_spread(seen) if seen else None,
+        lagged_calls=sum(lag > WARN_P99_MS for lag in seen),
+        saturated=False,
+    )
 
 
-def _spread(values: list[float]) -> dict[str, float | None]:
-    return {"p50": _percentile(values, 50), "p99": _percentile(values, 99)}
+def _spread(values: list[float]) -> Spread:
+    return Spread(p50=_percentile(values, 50), p99=_percentile(values, 99))
 
 
-def with_loop_lag(
-    section: Mapping[str, Any] | None, loop_lag: Mapping[str, Any] | None
-) -> dict[str, Any] | None:
+def with_loop_lag(section: Measurement | None, loop_lag: LoopLagStats | None) -> Measurement | None:
     """``section`` with the run's loop lag (``LoopLag.stats()``) and whether the client
     was saturated; the inflation estimate of records without per-call lag from the run's
     lag when it has ``MIN_SAMPLES`` or more. Unchanged without lag figures, None without
     a section."""
     if section is None:
         return None
-    out = dict(section)
-    if not loop_lag or loop_lag.get("p50_ms") is None:
-        return out
-    samples = int(loop_lag.get("samples") or 0)
-    lag = {"p50": loop_lag.get("p50_ms"), "p99": loop_lag.get("p99_ms")}
-    out["loop_lag_ms"] = lag
-    out["saturated"] = saturated(samples, lag["p99"])
-    if out.get("inflation_ms") is None and out.get("wire_calls") and samples >= MIN_SAMPLES:
-        out["inflation_ms"] = dict(lag)  # records without their calls' own lag
-    return out
+    if loop_lag is None or loop_lag.p50_ms is None:
+        return section
+    samples = loop_lag.samples
+    lag = Spread(p50=loop_lag.p50_ms, p99=loop_lag.p99_ms)
+    update: dict[str, Any] = {"loop_lag_ms": lag, "saturated": saturated(samples, lag.p99)}
+    if section.inflation_ms is None and section.wire_calls and samples >= MIN_SAMPLES:
+        update["inflation_ms"] = lag  # records without their calls' own lag
+    return section.model_copy(update=update)
 
 
-def describe_measurement(section: Mapping[str, Any] | None) -> str | None:
+def describe_measurement(section: Measurement | None) -> str | None:
     """One line for the terminal: the estimate, the lag and the client time per call."""
-    if not section:
+    if section is None:
         return None
 
-    def ms(spread: Mapping[str, Any] | None) -> str:
-        if not spread or spread.get("p50") is None:
+    def ms(spread: Spread | None) -> str:
+        if spread is None or spread.p50 is None:
             return "n/a"
-        return f"p50 {spread['p50']:.0f} ms, p99 {spread.get('p99') or 0:.0f} ms"
+        return f"p50 {spread.p50:.0f} ms, p99 {spread.p99 or 0:.0f} ms"
 
-    lagged = section.get("lagged_calls") or 0
+    lagged = section.lagged_calls
     return (
-        ("measurement (client saturated): " if section.get("saturated") else "measurement: ")
-        + f"recorded LLM latencies inflated by about {ms(section.get('inflation_ms'))}"
-        f" (event-loop lag {ms(section.get('loop_lag_ms'))}"
+        ("measurement (client saturated): " if section.saturated else "measurement: ")
+        + f"recorded LLM latencies inflated by about {ms(section.inflation_ms)}"
+        f" (event-loop lag {ms(section.loop_lag_ms)}"
         + (f"; {lagged} calls timed on a loop lagging over {WARN_P99_MS:g} ms" if lagged else "")
-        + f"); client time per call kept out of llm_ms {ms(section.get('client_ms'))};"
-        f" {section.get('wire_calls', 0)} of {section.get('calls', 0)} calls timed at the wire"
+        + f"); client time per call kept out of llm_ms {ms(section.client_ms)};"
+        f" {section.wire_calls} of {section.calls} calls timed at the wire"
     )

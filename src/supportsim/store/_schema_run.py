@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from supportsim.store._measurement import Measurement
+from supportsim.store._measurement import LoopLagStats, Measurement
 
 SCHEMA_VERSION = 1
 """Version of the run-directory JSON documents (run.json, summary.json, judges.json,
@@ -21,16 +21,6 @@ agreement.json); records in the JSONL files carry their own."""
 
 class _Doc(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class LoopLagStats(_Doc):
-    interval_ms: float
-    samples: int
-    p50_ms: float | None = None
-    p90_ms: float | None = None
-    p99_ms: float | None = None
-    max_ms: float | None = None
-    saturated: bool = False
 
 
 class CallCounts(_Doc):
@@ -384,3 +374,8 @@ class Summary(_Doc):
     """Rules against the statement judge, per check kind and language, and the
     disagreements (absent when no check was judged)."""
     summary_error: str | None = None
+
+    def document(self) -> dict[str, Any]:
+        """The JSON document as written: the fields this summary was given (a section a
+        run lacks, such as ``run`` or ``statement_judge``, is absent rather than null)."""
+        return self.model_dump(mode="json", exclude_unset=True)

@@ -57,17 +57,25 @@ def _problems(path: Path, exc: ValidationError, line: int | None = None) -> list
     ]
 
 
+def checked_model(model: type[M], data: Mapping[str, Any], path: Path) -> M:
+    """``data`` (read from ``path``, or about to be written there) as ``model``.
+
+    Raises:
+        ScenarioError: each field that does not fit, naming the file and the field.
+    """
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ScenarioError(_problems(path, exc)) from None
+
+
 def checked(model: type[BaseModel], data: Mapping[str, Any], path: Path) -> dict[str, Any]:
     """``data`` validated against ``model`` and dumped as given (only the fields it has).
 
     Raises:
         ScenarioError: each field that does not fit, naming the file and the field.
     """
-    try:
-        parsed = model.model_validate(dict(data))
-    except ValidationError as exc:
-        raise ScenarioError(_problems(path, exc)) from None
-    return parsed.model_dump(mode="json", exclude_unset=True)
+    return checked_model(model, data, path).model_dump(mode="json", exclude_unset=True)
 
 
 def write_doc(path: Path, model: type[BaseModel], data: Mapping[str, Any]) -> None:

@@ -7,7 +7,7 @@ one line per unit (``_rescored``: the file, its reader, and how reports apply it
 that did not complete are carried unchanged (an infra error is not an Agent failure);
 records without a call log (written before it was kept) and records whose scenario is no
 longer in the set are listed as not rescorable with the reason, never skipped silently.
-The statement judge's stored verdicts are reused, or a judge is asked (``_rescore_judge``).
+The statement judge's stored verdicts are reused, or a judge is asked (``rescore._judge``).
 """
 
 from __future__ import annotations
@@ -23,12 +23,7 @@ from supportsim.domains import Domain
 from supportsim.environment import CallRecord
 from supportsim.errors import InputError, ProviderError
 from supportsim.llm import ToolCall
-from supportsim.scenario import Scenario
-from supportsim.scoring import AssertionVerdict, Score, reference_state, score
-from supportsim.store._files import CONVERSATIONS, RunLock, iter_records, read_plan
-from supportsim.store._plan import split_planned
-from supportsim.store._records import CheckRecord, ConversationRecord, check_record, stored_wire
-from supportsim.store._rescore_judge import (
+from supportsim.rescore._judge import (
     RUN_JUDGE,
     JudgeChoice,
     JudgeTally,
@@ -37,14 +32,26 @@ from supportsim.store._rescore_judge import (
     stored_verdicts,
     verdicts_for,
 )
-from supportsim.store._rescored import (
+from supportsim.scenario import Scenario
+from supportsim.scoring import AssertionVerdict, Score, reference_state, score
+from supportsim.store import (
+    CONVERSATIONS,
+    CheckRecord,
+    ConversationRecord,
     Disposition,
     PreviousVerdict,
     RescoredRecord,
+    RunLock,
+    apply_changes,
+    check_record,
+    iter_records,
+    read_plan,
     read_rescored,
+    split_planned,
+    stored_wire,
+    tau2_initial,
     write_rescored,
 )
-from supportsim.store._tau2_state import apply_changes, tau2_initial
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +318,7 @@ async def rescore_run(
         now: The time written as ``rescored_at`` (default: now, UTC).
         judge: The statement judge: ``"run"`` (the run's own, stored verdicts only, no
             call), a ``StatementJudge`` (stored verdicts of the same request reused, the
-            rest asked), or None (rules only). See ``_rescore_judge``.
+            rest asked), or None (rules only). See ``rescore._judge``.
         judge_models: With a ``StatementJudge``: its model's run.json fingerprint by
             name, recorded in run.json with it.
 

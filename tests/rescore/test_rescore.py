@@ -26,6 +26,8 @@ from supportsim.environment import CallRecord
 from supportsim.errors import InputError
 from supportsim.llm import ToolCall
 from supportsim.report import load_run, summarise_run
+from supportsim.rescore import Flip, default_scenario_paths, rescore_run, transcript_from_record
+from supportsim.rescore._run import flips
 from supportsim.scenario import Fault, Scenario, load_personas, load_scenarios
 from supportsim.scoring import Score, oracle_run, reference_state, score
 from supportsim.store import (
@@ -33,18 +35,13 @@ from supportsim.store import (
     RESCORED,
     CheckRecord,
     ConversationRecord,
-    Flip,
     RescoredRecord,
     RunLock,
     apply_rescored,
     build_record,
-    default_scenario_paths,
     read_rescored,
-    rescore_run,
-    transcript_from_record,
     write_rescored,
 )
-from supportsim.store._rescore import flips
 
 ROOT = Path(__file__).parents[2]
 FROZEN = ROOT / "tests" / "fixtures" / "runs" / "rescore"
@@ -264,10 +261,10 @@ def test_flips_count_changed_and_failing_checks_only() -> None:
 
 
 async def test_report_uses_the_rescored_verdicts(run_dir: Path) -> None:
-    assert summarise_run(load_run(run_dir))["agents"]["oracle"]["strict_rate"] == 0.6
+    assert summarise_run(load_run(run_dir)).agents["oracle"].strict_rate == 0.6
     await rescore_run(run_dir, scenarios(V2), domains(), now=AT)
     run = load_run(run_dir)
-    summary = summarise_run(run)
+    summary = summarise_run(run).document()
     # completed units: refund 1 and 2 now pass, charge-list 1 now fails, e-mail 1 and 2 pass
     assert summary["agents"]["oracle"]["strict_rate"] == 0.8
     assert summary["rescored"] == {"at": AT_ISO, "units": 4}
@@ -289,7 +286,7 @@ def test_a_report_without_rescore_says_nothing_of_it(run_dir: Path) -> None:
     shown = cli("report", run_dir)
     assert shown.exit_code == 0, shown.output
     assert "rescored" not in shown.output
-    assert "rescored" not in summarise_run(load_run(run_dir))
+    assert summarise_run(load_run(run_dir)).rescored is None
 
 
 async def test_a_verdict_applies_only_to_the_record_it_was_made_from(run_dir: Path) -> None:

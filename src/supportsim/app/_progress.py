@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
-from supportsim.batch._runner import Batch, BatchState
+from supportsim.batch import Batch, BatchState
 from supportsim.store import ConversationRecord
 
 

@@ -22,11 +22,14 @@ from rich.text import Text
 
 from supportsim.domains import Domain
 from supportsim.errors import InputError
+from supportsim.rescore._judge import RUN_JUDGE
+from supportsim.rescore._run import Flip, RescoreResult, rescore_run
 from supportsim.scenario import load_personas, load_scenarios
 from supportsim.scoring import StatementJudge
-from supportsim.store._files import MANIFEST, read_json
-from supportsim.store._rescore import Flip, RescoreResult, rescore_run
-from supportsim.store._rescore_judge import RUN_JUDGE
+from supportsim.store import (
+    MANIFEST,
+    read_json,
+)
 from supportsim.workspace import catalogue_of_run, domains_of_run
 
 

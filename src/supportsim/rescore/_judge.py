@@ -34,10 +34,14 @@ from supportsim.scoring import (
     prompt_sha256,
     statement_questions,
 )
-from supportsim.store._files import MANIFEST, read_json
-from supportsim.store._records import CheckRecord, stored_verdict
-from supportsim.store._schema_run import RunManifest
-from supportsim.store._schemas import write_doc
+from supportsim.store import (
+    MANIFEST,
+    CheckRecord,
+    RunManifest,
+    read_json,
+    stored_verdict,
+    write_doc,
+)
 
 RUN_JUDGE: Literal["run"] = "run"
 """``rescore`` without ``--statement-judge``: the run's own judge, stored verdicts only."""

@@ -1,0 +1,36 @@
+"""The application: one run end to end, for the command line and for Python.
+
+``run`` (``supportsim.run``) and ``run_command`` (``supportsim run``) are the same three
+steps (``app._run``): ``batch.prepare_run`` checks every input, ``execute_prepared`` runs
+the conversations, ``finish_run`` writes ``summary.json`` (``report.summarise``) and
+returns the typed ``RunResult``. ``batch`` runs units and prints nothing; the live view
+(``Progress``) and every line of ``supportsim run`` are drawn here.
+"""
+
+from supportsim.app._command import describe_statement_judge, report_gates, run_command
+from supportsim.app._progress import Progress
+from supportsim.app._run import (
+    AgentResult,
+    RunHooks,
+    RunResult,
+    execute_prepared,
+    finish_run,
+    run,
+    run_section,
+    write_summary,
+)
+
+__all__ = [
+    "AgentResult",
+    "Progress",
+    "RunHooks",
+    "RunResult",
+    "describe_statement_judge",
+    "execute_prepared",
+    "finish_run",
+    "report_gates",
+    "run",
+    "run_command",
+    "run_section",
+    "write_summary",
+]

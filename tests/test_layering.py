@@ -32,6 +32,7 @@ ORDER = [
     "llm",
     "conversation",
     "scoring",
+    "tau2",
     "validate",
     "authoring",
     "workspace",

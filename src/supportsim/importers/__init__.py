@@ -11,3 +11,5 @@ a module beside ``tau2.py`` and a ``supportsim import NAME`` command in ``cli.py
 Nothing is imported here on purpose: ``supportsim.importers.tau2`` builds tau2's retail
 tools when it is imported, which only ``supportsim import tau2`` should pay for.
 """
+
+__all__: list[str] = []  # see the docstring: each importer is imported by its module path

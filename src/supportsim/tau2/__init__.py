@@ -29,7 +29,9 @@ with a zero-argument factory returning its ``ConversationRules``, registered by
 module that brings its Domain (a workspace domain plug-in, ``domains/_plugin.py``), where
 ``claims(scenario)`` picks the scenarios the ``auto`` mode holds by its rules without
 importing the package; its checks come from a plug-in Scorer (``scoring/_scorer.py``) the
-domain names; its importer goes in ``importers/``.
+domain names; its importer goes in ``importers/``. One limit: forcing its rules on every
+scenario (``--conversation-mode NAME``) also needs NAME in ``ConversationMode``, the literal
+the run config validates against (``auto`` needs nothing).
 """
 
 from __future__ import annotations

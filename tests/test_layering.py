@@ -1,8 +1,13 @@
 """The packages form a pipeline: each imports only supportsim packages before it.
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
-    -> conversation -> scoring -> validate -> authoring -> workspace -> store -> rescore -> batch
-    -> judges -> report -> export -> app
+    -> conversation -> scoring -> tau2 -> validate -> importers -> authoring -> workspace
+    -> store -> rescore -> batch -> judges -> report -> export -> app
+
+``tau2`` is a plug-in benchmark (its conversation rules): nothing before it imports it, and
+the core reaches it only by name when a scenario uses it (``conversation/_rules.py``).
+``importers`` (other benchmarks' tasks into scenarios) sits below ``authoring``, which
+re-exports the tau2 importer's names.
 
 ``_yaml`` (the one YAML reader), ``_printable`` (terminal-safe text) and ``_tables``
 (terminal tables that never cut a value) are base modules.
@@ -37,7 +42,9 @@ ORDER = [
     "llm",
     "conversation",
     "scoring",
+    "tau2",
     "validate",
+    "importers",
     "authoring",
     "workspace",
     "store",

@@ -1012,7 +1012,7 @@ def import_tau2_command(
 ) -> None:
     """Import tau2-bench retail tasks: one scenario per task plus the data the run needs;
     exit 2 (nothing written) listing every task that cannot be imported."""
-    from supportsim.authoring import import_tau2
+    from supportsim.importers.tau2 import import_tau2
 
     try:
         if split not in (None, "train", "test", "base"):

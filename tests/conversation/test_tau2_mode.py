@@ -24,12 +24,18 @@ from convo_helpers import (
 )
 
 from supportsim.batch import Unit, UnitContext, run_unit
-from supportsim.conversation import Tau2Rules, tool_content, uses_tau2
-from supportsim.conversation._tau2 import tau2_prompts, tau2_user_system_prompt, user_scenario_text
 from supportsim.domains.tau2_retail import Tau2Domain, db_hash, domain
 from supportsim.errors import ToolError
 from supportsim.scenario import Persona, Scenario, Tau2Instructions, Tau2Source, Tau2Task
 from supportsim.store import ConversationRecord
+from supportsim.tau2 import (
+    Tau2Rules,
+    tau2_prompts,
+    tau2_user_system_prompt,
+    tool_content,
+    user_scenario_text,
+    uses_tau2,
+)
 from supportsim.testing import MockLLMServer, Reply, call, reply, say
 
 DATA = Path(__file__).parents[1] / "fixtures" / "tau2"
@@ -91,7 +97,7 @@ async def run_tau2(
     ctx.domains = {"tau2_retail": retail}
     ctx.conversation_mode = mode  # type: ignore[assignment]
     if rules is not None and monkeypatch is not None:
-        monkeypatch.setattr("supportsim.batch._unit.tau2_rules", lambda: rules)
+        monkeypatch.setattr("supportsim.tau2.conversation_rules", lambda: rules)
     (agent,) = ctx.agents
     try:
         record: ConversationRecord = await run_unit(Unit(scenario.id, agent, 1), ctx)

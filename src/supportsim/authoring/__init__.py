@@ -1,4 +1,8 @@
-"""LLM-assisted scenario authoring: draft, validate, oracle-check, write for review."""
+"""LLM-assisted scenario authoring: draft, validate, oracle-check, write for review.
+
+The tau2 importer lives in ``importers/tau2.py``; its names are re-exported here for the
+callers that import them from ``supportsim.authoring``.
+"""
 
 from supportsim.authoring._generate import (
     Drafts,
@@ -9,7 +13,7 @@ from supportsim.authoring._generate import (
     write_drafts,
 )
 from supportsim.authoring._prompt import SUBMIT, drafting_prompt
-from supportsim.authoring._tau2_import import Imported, Tau2ImportError, import_tau2, scenario_data
+from supportsim.importers.tau2 import Imported, Tau2ImportError, import_tau2, scenario_data
 
 __all__ = [
     "SUBMIT",

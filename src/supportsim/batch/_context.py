@@ -24,7 +24,7 @@ from supportsim.conversation import (
     CustomerSpec,
     parse_agent_spec,
     parse_customer_spec,
-    uses_tau2,
+    rules_for,
 )
 from supportsim.domains import Domain
 from supportsim.errors import InputError
@@ -140,32 +140,39 @@ def build_context(
         models=models,
         pool=pool,
     )
-    _check_tau2_tools(config, chosen, ctx.agents)
+    _check_inprocess_tools(config, chosen, ctx.agents)
     labels = {label: spec.spec or label for label, spec in ctx.agents.items()}
     print_ = fingerprint(config, chosen, parts.models, personas, agents=labels)
     return Built(ctx, pool, print_, len(chosen), parts.models)
 
 
-def _check_tau2_tools(
+def _check_inprocess_tools(
     config: RunConfig, scenarios: Sequence[Scenario], agents: Mapping[str, AgentSpec]
 ) -> None:
-    """tau2's conversation mode shows tool results in tau2's text form and counts its steps
-    and errors in our loop; tools reached over MCP bypass both, so the figures would not be
-    tau2's. Refused before anything is written.
+    """Rules that ``needs_inprocess_tools`` (tau2's) show tool results in their own text form
+    and count their steps and errors in our loop; tools reached over MCP bypass both, so the
+    figures would not be theirs. Refused before anything is written.
 
     Raises:
-        InputError: a tau2-mode scenario with ``--tools`` other than inprocess, or with an
-            Agent that calls its tools over MCP itself (owned, ``tools = "mcp"``, mcp_url).
+        InputError: a scenario held by such rules with ``--tools`` other than inprocess, or
+            with an Agent that calls its tools over MCP itself (owned, ``tools = "mcp"``,
+            mcp_url).
     """
-    if not any(uses_tau2(config.conversation_mode, s) for s in scenarios):
+    needing = [
+        r
+        for r in (rules_for(config.conversation_mode, s) for s in scenarios)
+        if r.needs_inprocess_tools
+    ]
+    if not needing:
         return
+    name = needing[0].name
     over_mcp = sorted(label for label, spec in agents.items() if spec.mcp)
     if config.tools != "inprocess" or over_mcp:
         who = f"agents {', '.join(over_mcp)} call" if over_mcp else f"--tools {config.tools} calls"
         raise InputError(
-            f"tau2's conversation mode needs in-process tools, but {who} tools over MCP: "
-            "tool texts and step counts would not be tau2's. Run those agents with "
-            "--conversation-mode supportsim, or the tau2 tasks with --tools inprocess"
+            f"{name}'s conversation mode needs in-process tools, but {who} tools over MCP: "
+            f"tool texts and step counts would not be {name}'s. Run those agents with "
+            f"--conversation-mode supportsim, or the {name} tasks with --tools inprocess"
         )
 
 

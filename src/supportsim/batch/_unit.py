@@ -31,16 +31,11 @@ from supportsim.conversation import (
     ToolsMode,
     Transcript,
     agent_context_for,
-    agent_system_prompt,
     build_agent,
-    build_customer,
     build_graph,
-    build_tau2_customer,
     llm_call,
+    rules_for,
     run_conversation,
-    tau2_agent_system_prompt,
-    tau2_rules,
-    uses_tau2,
 )
 from supportsim.domains import Domain
 from supportsim.environment import Environment
@@ -51,11 +46,11 @@ from supportsim.scoring import (
     AssertionVerdict,
     StatementJudge,
     Verdicts,
+    assertion_verdicts,
     judge_questions,
     reference_state,
     score,
     statement_questions,
-    tau2_verdicts,
 )
 from supportsim.store import ConversationRecord, build_record
 
@@ -76,7 +71,7 @@ class UnitContext:
     max_turns: int | None = None
     timeout_s: float = 600.0
     conversation_mode: ConversationMode = "auto"
-    """Whose conversation conventions each scenario is held by (``uses_tau2``)."""
+    """Whose conversation conventions each scenario is held by (``rules_for``)."""
     clock: Callable[[], float] = time.perf_counter
     scrub: Scrubber = field(default_factory=Scrubber)
     """Removes the run's API key values and URL credentials from every stored line."""
@@ -85,7 +80,7 @@ class UnitContext:
     mcp: McpHost | None = None
     """The run's MCP host while the batch runs (``execute`` opens it when needed)."""
     assertion_judge: ModelConfig | None = None
-    """The judge of tau2 NL_ASSERTION components (``--assertion-judge``), or None."""
+    """The judge of an imported benchmark's assertions (``--assertion-judge``), or None."""
     lag: LoopLag | None = None
     """The lag monitor of the loop the units run on (the batch's, or a worker's), on
     ``clock``: each timed message and model call gets the lag seen while it was timed."""
@@ -108,10 +103,7 @@ class UnitContext:
         generated from pydantic models: milliseconds per conversation otherwise)."""
         if scenario.id not in self._contexts:
             domain = self.domains[scenario.domain]
-            if uses_tau2(self.conversation_mode, scenario):
-                prompt = tau2_agent_system_prompt(domain.policy, scenario.context)
-            else:
-                prompt = agent_system_prompt(domain, scenario)
+            prompt = rules_for(self.conversation_mode, scenario).agent_prompt(domain, scenario)
             self._contexts[scenario.id] = AgentContext(prompt, tuple(env.schemas()))
         return self._contexts[scenario.id]
 
@@ -127,16 +119,17 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-async def _tau2_verdicts(
+async def _assertion_verdicts(
     ctx: UnitContext, scenario: Scenario, transcript: Transcript
 ) -> list[AssertionVerdict] | None:
-    """The assertion judge's verdicts for a tau2 scenario (None: no judge, or not needed).
-    A judge that fails after retries makes the unit an infra error (retried on resume)."""
+    """The assertion judge's verdicts for an imported benchmark's scenario (None: no judge,
+    or not needed). A judge that fails after retries makes the unit an infra error (retried
+    on resume)."""
     judge = ctx.assertion_judge
     call = ctx.caller_for(judge, "judge") if judge is not None else None
     started = ctx.clock()
     try:
-        verdicts, response = await tau2_verdicts(scenario, transcript, call)
+        verdicts, response = await assertion_verdicts(scenario, transcript, call)
     except ProviderError as exc:
         transcript.status, transcript.error = "infra_error", f"assertion judge: {exc}"
         return None
@@ -191,15 +184,15 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         domain = ctx.domains[scenario.domain]
         spec = ctx.agents[unit.agent]
         agent = build_agent(spec, scenario, ctx.caller_for)
-        tau2 = tau2_rules() if uses_tau2(ctx.conversation_mode, scenario) else None
-        make_customer = build_customer if tau2 is None else build_tau2_customer
-        customer = make_customer(
+        rules = rules_for(ctx.conversation_mode, scenario)
+        customer = rules.build_customer(
             ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
         )
         env = Environment(domain, scenario)
-        # tau2 bounds steps, not turns (a turn takes a step at least): --max-turns still binds
-        turns = ctx.max_turns or (scenario.max_turns if tau2 is None else tau2.max_steps)
-        limits = Limits(max_turns=turns, timeout_s=ctx.timeout_s)
+        # --max-turns binds whatever the rules; else the rules' own bound
+        limits = Limits(
+            max_turns=ctx.max_turns or rules.max_turns(scenario), timeout_s=ctx.timeout_s
+        )
         with cache_scope(f"trial={unit.trial}"):  # --cache: each trial its own draw
             transcript = await run_conversation(
                 env,
@@ -212,11 +205,11 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
                 # An Agent that calls its tools over MCP itself gets a session whatever --tools.
                 mcp=ctx.mcp if spec.mcp or ctx.tools != "inprocess" else None,
                 tools="inprocess" if spec.mcp else ctx.tools,
-                tau2=tau2,
+                rules=rules,
             )
         transcript.simulator_faults.extend(getattr(customer, "faults", []))
         if transcript.status == "completed":
-            verdicts = await _tau2_verdicts(ctx, scenario, transcript)
+            verdicts = await _assertion_verdicts(ctx, scenario, transcript)
             if transcript.status == "completed":
                 reference = await ctx.reference(scenario)
                 statements = await _statement_verdicts(ctx, scenario, domain, transcript, reference)

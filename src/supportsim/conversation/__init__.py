@@ -3,7 +3,9 @@
 The orchestrator is a LangGraph StateGraph (``_graph.py``); participants are protocols
 (``_participants.py``) with built-ins: the oracle, the scripted Customer, LLM-driven
 Agent and Customer, and adapters for Python objects, LangGraph graphs and HTTP services
-(agent-owned ones reach their tools over MCP themselves, ``_owned.py``).
+(agent-owned ones reach their tools over MCP themselves, ``_owned.py``). Whose conventions
+hold a conversation is a ``ConversationRules`` (``_rules.py``): ours, or a plug-in
+benchmark's (``supportsim.tau2``).
 """
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object
@@ -29,6 +31,16 @@ from supportsim.conversation._participants import (
     Visible,
 )
 from supportsim.conversation._prompts import agent_system_prompt, customer_system_prompt
+from supportsim.conversation._rules import (
+    SUPPORTSIM_RULES,
+    ConversationMode,
+    ConversationRules,
+    RulesPlugin,
+    SupportsimRules,
+    register_rules,
+    rules_for,
+    rules_name,
+)
 from supportsim.conversation._scripted import ScriptedCustomer
 from supportsim.conversation._specs import (
     AgentSpec,
@@ -39,18 +51,6 @@ from supportsim.conversation._specs import (
     build_customer,
     parse_agent_spec,
     parse_customer_spec,
-)
-from supportsim.conversation._tau2 import (
-    ConversationMode,
-    Tau2Customer,
-    Tau2Rules,
-    build_tau2_customer,
-    scenario_user_text,
-    tau2_agent_system_prompt,
-    tau2_rules,
-    tau2_user_system_prompt,
-    tool_content,
-    uses_tau2,
 )
 from supportsim.conversation._tools_mode import TOOLS_MODES, McpToolsError, ToolsMode
 from supportsim.conversation._transcript import (
@@ -70,6 +70,7 @@ __all__ = [
     "CLOSINGS",
     "CONVERSATION_BUDGET",
     "END_TOOL",
+    "SUPPORTSIM_RULES",
     "TOOLS_MODES",
     "Agent",
     "AgentContext",
@@ -79,6 +80,7 @@ __all__ = [
     "CallerFor",
     "CheckedAgent",
     "ConversationMode",
+    "ConversationRules",
     "Customer",
     "CustomerSpec",
     "CustomerStep",
@@ -94,10 +96,10 @@ __all__ = [
     "ModelCaller",
     "OracleAgent",
     "Role",
+    "RulesPlugin",
     "ScriptedCustomer",
     "Status",
-    "Tau2Customer",
-    "Tau2Rules",
+    "SupportsimRules",
     "Termination",
     "ToolsMode",
     "Transcript",
@@ -108,7 +110,6 @@ __all__ = [
     "build_agent",
     "build_customer",
     "build_graph",
-    "build_tau2_customer",
     "charge",
     "checked_step",
     "customer_system_prompt",
@@ -117,13 +118,10 @@ __all__ = [
     "load_object",
     "parse_agent_spec",
     "parse_customer_spec",
+    "register_rules",
+    "rules_for",
+    "rules_name",
     "run_conversation",
-    "scenario_user_text",
-    "tau2_agent_system_prompt",
-    "tau2_rules",
-    "tau2_user_system_prompt",
     "time_left",
     "to_llm_messages",
-    "tool_content",
-    "uses_tau2",
 ]

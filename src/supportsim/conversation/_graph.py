@@ -23,9 +23,9 @@ Environment (``AgentContext.mcp_url``); with ``tools="mcp"`` (or ``"mcp-stdio"``
 Agent's tool list and every tool call go through a real MCP client session to that URL
 (``_mcp_tools.py``) instead of ``Environment.call``: same answers, same call log.
 
-Given ``Tau2Rules`` it holds the conversation by tau2-bench's conventions instead
-(``_tau2.py``): the Agent's greeting first, tau2's step and error bounds, tau2's tool texts,
-no transfer end, and the Customer sees no text sent beside tool calls.
+What a benchmark may change (the Agent's greeting, its bounds, the tool-result text, what
+the Customer sees) comes from the conversation's ``ConversationRules`` (``_rules.py``):
+ours by default, or a plug-in benchmark's.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from supportsim.conversation._participants import (
     CustomerTurn,
     Visible,
 )
-from supportsim.conversation._tau2 import Tau2Rules, tool_content
+from supportsim.conversation._rules import SUPPORTSIM_RULES, ConversationRules
 from supportsim.conversation._tools_mode import ToolsMode
 from supportsim.conversation._transcript import LLMCall, Message, Termination, Transcript
 from supportsim.domains import TRANSFER_TOOL
@@ -93,16 +93,16 @@ class _Run:
         context: AgentContext,
         limits: Limits,
         clock: Clock,
-        tau2: Tau2Rules | None = None,
+        rules: ConversationRules = SUPPORTSIM_RULES,
     ) -> None:
         self.env, self.agent, self.customer, self.context = env, agent, customer, context
         self.limits, self.clock = limits, clock
         self.t = Transcript(calls=env.calls)
-        self.tau2 = tau2
-        self.steps = 0  # tau2's step count: messages, and batches of tool results
-        self.errors = 0  # tau2's error count: tool results that are errors
-        if tau2 is not None:  # tau2's Agent opens with a fixed greeting (in its history too)
-            self.t.messages.append(Message("agent", tau2.greeting))
+        self.rules = rules
+        self.steps = 0  # messages, and batches of tool results (``over_bounds``)
+        self.errors = 0  # tool results that are errors
+        if rules.greeting is not None:  # the Agent opens (in its own history too)
+            self.t.messages.append(Message("agent", rules.greeting))
         self.turn = 0
         self.turn_started = 0.0
         self.turn_first = 0  # index of the turn's first agent message
@@ -120,26 +120,17 @@ class _Run:
         self.t.termination, self.t.end_reason = termination, reason
         return {"next": "end"}
 
-    def over_tau2_bounds(self) -> _State | None:
-        """tau2's end of a step: MAX_STEPS, then TOO_MANY_ERRORS (the later one wins, as
-        in tau2's ``_check_termination``, even over a stop in the same step)."""
-        if self.tau2 is None:
-            return None
-        out = None
-        if self.steps >= self.tau2.max_steps:
-            out = self.end("max_turns", f"tau2 max_steps: {self.steps} steps")
-        if self.errors >= self.tau2.max_errors:
-            out = self.end("error", f"tau2 too many errors: {self.errors} tool errors")
-        return out
+    def over_bounds(self) -> _State | None:
+        """The rules' end of a step, if any (it wins even over a stop in the same step)."""
+        out = self.rules.over_bounds(self.steps, self.errors)
+        return None if out is None else self.end(*out)
 
     def view(self) -> tuple[Visible, ...]:
         out: list[Visible] = []
         for m in self.t.messages:
             if m.role == "customer":
                 out.append(Visible("customer", m.content))
-            elif m.role == "agent" and self.tau2 is not None and m.tool_calls:
-                continue  # tau2 sends a message that calls tools to the tools only
-            elif m.role == "agent" and m.content:
+            elif m.role == "agent" and self.rules.shows_customer(m):
                 if out and out[-1].role == "agent":
                     out[-1] = Visible("agent", out[-1].content + "\n\n" + m.content)
                 else:
@@ -166,13 +157,13 @@ class _Run:
             if step.content:  # a customer's last words (end_conversation's final_message)
                 self.t.messages.append(_customer_message(step, self.turn, window))
             ended = self.end("customer_done", step.end)
-            return self.over_tau2_bounds() or ended
+            return self.over_bounds() or ended
         self.turn += 1
         self.t.messages.append(_customer_message(step, self.turn, window))
         self.turn_started = self.clock()
         self.turn_first = len(self.t.messages)
         self.rounds = 0
-        return self.over_tau2_bounds() or {"next": "agent"}
+        return self.over_bounds() or {"next": "agent"}
 
     async def agent_node(self, _state: _State) -> _State:
         before = len(self.env.calls)
@@ -206,11 +197,11 @@ class _Run:
             self.rounds += 1
             return {"next": "tools"}
         self.close_turn(message)
-        if self.tau2 is None and any(
+        if self.rules.ends_on_transfer and any(
             c.ok and c.name == TRANSFER_TOOL for c in self.env.calls[before:]
         ):
             return self.end("agent_transfer", "transferred to a human")
-        return self.over_tau2_bounds() or {"next": "customer"}
+        return self.over_bounds() or {"next": "customer"}
 
     def close_turn(self, reply: Message) -> None:
         """Give the turn's reply the whole turn's timing and usage (see ``Message``)."""
@@ -246,7 +237,7 @@ class _Run:
             self.t.messages.append(
                 Message(
                     "tool",
-                    result.content if self.tau2 is None else tool_content(record),
+                    self.rules.tool_text(result),
                     tool_call_id=call.id,
                     name=call.name,
                     is_error=result.is_error,
@@ -258,12 +249,12 @@ class _Run:
             )
             transferred = transferred or (record.ok and call.name == TRANSFER_TOOL)
         self.steps += 1
-        if self.tau2 is not None:  # no transfer end, no per-turn bound: tau2's steps bound it
-            return self.over_tau2_bounds() or {"next": "agent"}
-        if transferred:
+        if (ended := self.over_bounds()) is not None:
+            return ended
+        if transferred and self.rules.ends_on_transfer:
             self.close_turn(self.t.messages[-1 - len(calls)])
             return self.end("agent_transfer", "transferred to a human")
-        if self.rounds >= self.limits.max_tool_rounds:
+        if self.rules.bounds_tool_rounds and self.rounds >= self.limits.max_tool_rounds:
             return self.end("error", f"agent made {self.rounds} tool rounds in one turn")
         return {"next": "agent"}
 
@@ -339,7 +330,7 @@ async def run_conversation(
     graph: Any | None = None,
     mcp: McpHost | None = None,
     tools: ToolsMode = "inprocess",
-    tau2: Tau2Rules | None = None,
+    rules: ConversationRules = SUPPORTSIM_RULES,
 ) -> Transcript:
     """Hold one conversation to its end and return its Transcript (never raises but
     CancelledError). Status: completed, or infra_error / simulator_fault / harness_error.
@@ -347,9 +338,9 @@ async def run_conversation(
     ``graph``: a ``build_graph()`` result to reuse (a batch compiles it once); None
     compiles one for this conversation. ``mcp``: the run's MCP host, which serves this
     conversation's Environment while it lasts; ``tools``: how tool calls reach it
-    (anything but ``inprocess`` needs ``mcp``). ``tau2``: hold it by tau2-bench's
-    conventions (greeting, steps and error bounds, tool texts; ``_tau2.py``) instead of ours."""
-    run = _Run(env, agent, customer, context, limits, clock, tau2)
+    (anything but ``inprocess`` needs ``mcp``). ``rules``: whose conventions hold it
+    (greeting, bounds, tool texts, what the Customer sees; ``_rules.py``), ours by default."""
+    run = _Run(env, agent, customer, context, limits, clock, rules)
     app = graph if graph is not None else build_graph()
     deadline = asyncio.timeout(limits.timeout_s)
     link: McpLink | None = None

@@ -17,6 +17,7 @@ from supportsim.scoring._questions import CONCEPT_MEANINGS, Question, item_words
 from supportsim.scoring._reading import Reading, read_statement
 from supportsim.scoring._score import (
     BUILTIN_SCORERS,
+    assertion_verdicts,
     flatten,
     forbidden_checks,
     outcome_check,
@@ -81,6 +82,7 @@ __all__ = [
     "Verdicts",
     "action_matches",
     "assertion_request",
+    "assertion_verdicts",
     "check_scorers",
     "data_block",
     "flatten",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.domains import TRANSFER_TOOL, Domain, Tool
 from supportsim.environment import Environment
+from supportsim.llm import LLMRequest, LLMResponse
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
 from supportsim.scoring._checks import AssertionVerdict, Check, CheckRole, Score
 from supportsim.scoring._partial import partial_of
@@ -25,6 +26,7 @@ from supportsim.scoring._scorer import (
 )
 from supportsim.scoring._statement_judge import QuestionLog, Verdicts, judged_check
 from supportsim.scoring._tau2 import tau2_score
+from supportsim.scoring._tau2_judge import tau2_verdicts
 from supportsim.scoring._templates import template_checks
 from supportsim.scoring._text import search
 from supportsim.scoring._workflow import Rules, args_match, step_checks
@@ -89,6 +91,21 @@ def statement_questions(
     log = QuestionLog()
     score(scenario, domain, transcript, reference, initial=initial, statements=log)
     return list(log.questions.values())
+
+
+async def assertion_verdicts(
+    scenario: Scenario,
+    transcript: Transcript,
+    call: Callable[[LLMRequest], Awaitable[LLMResponse]] | None,
+) -> tuple[list[AssertionVerdict] | None, LLMResponse | None]:
+    """The verdicts of an imported benchmark's own assertion judge that ``score`` takes as
+    ``verdicts`` (tau2's NL_ASSERTION, ``_tau2_judge.py``), with the judge's response;
+    ``(None, None)`` without a judge (``call`` None) or when the scenario needs none.
+
+    Raises:
+        ProviderError: the judge's provider failed.
+    """
+    return await tau2_verdicts(scenario, transcript, call)
 
 
 def score_steps(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:

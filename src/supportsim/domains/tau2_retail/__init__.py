@@ -11,7 +11,7 @@ ordering and templates) but no tool refuses an unverified call.
 
 Differences that stay (by design of the runtime, not of the tools): malformed arguments are
 refused by argument validation before a tool runs (tau2 calls the method and reports
-Python's TypeError), with our text. In tau2's conversation mode (``conversation/_tau2.py``)
+Python's TypeError), with our text. In tau2's conversation mode (``supportsim/tau2/_rules.py``)
 a refusal reaches the Agent as tau2's ``Error: Order not found`` and a text result (a user
 id) as plain text; in our own mode as ``{"error": ...}`` and JSON.
 

@@ -1,9 +1,9 @@
-"""The tau2 conversation mode: tau2-bench's prompts, greeting, stop tokens and tool texts.
+"""The tau2 conversation rules: tau2-bench's prompts, greeting, stop tokens and tool texts.
 
 So that a supportsim run of tau2's tasks holds the conversation the tau2 leaderboard held
 (tau2-bench, sierra-research, MIT; behaviour read from its ``llm_agent.py``,
 ``user_simulator.py``, ``orchestrator.py`` and ``environment.py``; the code is ours, the
-prompt text is tau2's, in ``tau2_prompts/`` with its licence):
+prompt text is tau2's, in ``prompts/`` with its licence):
 
 - the Agent's system prompt is tau2's ``<instructions>`` + ``<policy>`` wrapper around the
   domain policy, and the Agent opens with tau2's fixed greeting (in its own history too);
@@ -29,27 +29,29 @@ import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import Any
 
-from supportsim.conversation._llm_agent import ModelCaller, llm_call
-from supportsim.conversation._participants import (
+from supportsim.conversation import (
     Agent,
+    CallerFor,
     Customer,
+    CustomerSpec,
     CustomerStep,
     CustomerTurn,
+    EndReason,
+    Message,
+    ModelCaller,
+    Termination,
     Visible,
+    build_customer,
+    llm_call,
+    rules_name,
 )
-from supportsim.conversation._specs import CallerFor, CustomerSpec, build_customer
-from supportsim.conversation._transcript import EndReason
 from supportsim.domains import Domain
-from supportsim.environment import CallRecord
+from supportsim.environment import CallRecord, ToolResult
 from supportsim.errors import SimulatorFault
 from supportsim.llm import LLMMessage, LLMRequest
 from supportsim.scenario import Persona, Scenario, Tau2Task
-
-ConversationMode = Literal["auto", "supportsim", "tau2"]
-"""``auto``: tau2's conventions for scenarios imported from tau2 (``Scenario.tau2`` set),
-ours for every other scenario; ``supportsim`` or ``tau2``: that mode for every scenario."""
 
 STOP = "###STOP###"
 TRANSFER = "###TRANSFER###"
@@ -72,7 +74,7 @@ MAX_ERRORS = 10
 
 @dataclass(frozen=True, slots=True)
 class Tau2Rules:
-    """How the orchestrator holds a conversation in the tau2 mode.
+    """How the orchestrator holds a conversation in the tau2 mode (a ``ConversationRules``).
 
     Termination, tau2 -> ours: USER_STOP -> ``customer_done`` (end reason ``tau2_stop``,
     ``tau2_transfer`` or ``tau2_out_of_scope``); MAX_STEPS -> ``max_turns``;
@@ -85,6 +87,45 @@ class Tau2Rules:
     greeting: str
     max_steps: int = MAX_STEPS
     max_errors: int = MAX_ERRORS
+    name: str = "tau2"
+    ends_on_transfer: bool = False  # ``transfer_to_human_agents`` is an ordinary tool
+    bounds_tool_rounds: bool = False  # tau2's steps bound a turn, not a round count
+    needs_inprocess_tools: bool = True  # tool texts and step counts are ours to make
+
+    def max_turns(self, scenario: Scenario) -> int:
+        """tau2 bounds steps, not turns (a turn takes a step at least)."""
+        return self.max_steps
+
+    def agent_prompt(self, domain: Domain, scenario: Scenario) -> str:
+        return tau2_agent_system_prompt(domain.policy, scenario.context)
+
+    def build_customer(
+        self,
+        spec: CustomerSpec,
+        scenario: Scenario,
+        persona: Persona,
+        domain: Domain,
+        agent: Agent,
+        caller_for: CallerFor,
+    ) -> Customer:
+        return build_tau2_customer(spec, scenario, persona, domain, agent, caller_for)
+
+    def shows_customer(self, message: Message) -> bool:
+        # tau2 sends a message that calls tools to the tools only
+        return bool(message.content) and not message.tool_calls
+
+    def tool_text(self, result: ToolResult) -> str:
+        return tool_content(result.record)
+
+    def over_bounds(self, steps: int, errors: int) -> tuple[Termination, str] | None:
+        """MAX_STEPS, then TOO_MANY_ERRORS (the later one wins, as in tau2's
+        ``_check_termination``, even over a stop in the same step)."""
+        out: tuple[Termination, str] | None = None
+        if steps >= self.max_steps:
+            out = ("max_turns", f"tau2 max_steps: {steps} steps")
+        if errors >= self.max_errors:
+            out = ("error", f"tau2 too many errors: {errors} tool errors")
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +139,12 @@ class Tau2Prompts:
 
 @functools.cache
 def tau2_prompts() -> Tau2Prompts:
-    """tau2's prompt texts from ``tau2_prompts/`` (package data, read once, on first use).
+    """tau2's prompt texts from ``prompts/`` (package data, read once, on first use).
 
     The guidelines are used as the file is; the other files lose their one final newline
-    (see ``tau2_prompts/README.md``).
+    (see ``prompts/README.md``).
     """
-    folder = resources.files("supportsim.conversation").joinpath("tau2_prompts")
+    folder = resources.files("supportsim.tau2").joinpath("prompts")
 
     def read(name: str, *, verbatim: bool = False) -> str:
         text = folder.joinpath(name).read_text(encoding="utf-8")
@@ -118,11 +159,9 @@ def tau2_prompts() -> Tau2Prompts:
     )
 
 
-def uses_tau2(mode: ConversationMode, scenario: Scenario) -> bool:
+def uses_tau2(mode: str, scenario: Scenario) -> bool:
     """Whether ``scenario`` is held in the tau2 mode under run mode ``mode``."""
-    if mode == "auto":
-        return scenario.tau2 is not None
-    return mode == "tau2"
+    return rules_name(mode, scenario) == "tau2"
 
 
 def tau2_rules() -> Tau2Rules:
@@ -296,7 +335,6 @@ __all__ = [
     "STOP",
     "STOP_TOKENS",
     "TRANSFER",
-    "ConversationMode",
     "Tau2Customer",
     "Tau2Prompts",
     "Tau2Rules",

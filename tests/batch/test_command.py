@@ -117,3 +117,37 @@ def test_a_stopped_run_exits_1_and_says_how_to_resume(out: Path):
         err=err_console,
     )
     assert code == 0
+
+
+def test_the_end_of_a_run_streams_its_records_and_holds_none(out: Path, monkeypatch) -> None:
+    """``supportsim run`` prints figures only: loading every record at the end (gigabytes
+    for a long run) is ``supportsim.run``'s, never the command's."""
+    import supportsim.app._run as app_run
+
+    def every_record(*_: object) -> None:
+        raise AssertionError("supportsim run loaded every record of the run")
+
+    monkeypatch.setattr(app_run, "latest_records", every_record)
+    console, err_console, text, _ = consoles()
+    code = run_command(request(out, run_id="lean"), env={}, console=console, err=err_console)
+    assert code == 0, text.getvalue()
+    assert json.loads((out / "lean" / "summary.json").read_text())["units"] > 0
+
+
+def test_a_stored_summary_that_does_not_fit_is_bad_input_naming_the_field(out: Path) -> None:
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    console, err_console, _, _ = consoles()
+    assert (
+        run_command(request(out, run_id="bad-doc"), env={}, console=console, err=err_console) == 0
+    )
+    path = out / "bad-doc" / "summary.json"
+    stored = json.loads(path.read_text())
+    stored["run"]["bogus"] = 1  # a field no summary.json has
+    path.write_text(json.dumps(stored))
+    shown = CliRunner().invoke(app, ["report", str(out / "bad-doc"), "--json"])
+    assert shown.exit_code == 2, shown.output
+    assert "summary.json" in shown.output and "run.bogus" in shown.output
+    assert json.loads(path.read_text())["run"]["bogus"] == 1  # nothing rewritten

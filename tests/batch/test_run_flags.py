@@ -34,3 +34,34 @@ def test_an_unknown_flag_is_refused_and_a_bad_value_names_the_command_line() -> 
     with pytest.raises(Exception, match="command line") as caught:
         with_overrides(RunConfig(), RunFlags(trials=0))
     assert "trials" in str(caught.value)
+
+
+def test_every_run_option_of_the_cli_reaches_its_flag(tmp_path, monkeypatch) -> None:
+    """Each ``supportsim run`` option that sets a config field lands in ``RunFlags``
+    under that field (the request the runner gets is recorded, nothing is run)."""
+    from typer.testing import CliRunner
+
+    import supportsim.app as application
+    from supportsim.cli import app
+
+    seen: list[RunFlags] = []
+
+    def record(request, **_: object) -> int:
+        seen.append(request.overrides)
+        return 0
+
+    monkeypatch.setattr(application, "run_command", record)
+    argv = ["run", "--trials", "3", "--concurrency", "auto:4", "--deadline", "30m"]
+    argv += ["--agent", "oracle", "--max-turns", "5", "--out", str(tmp_path), "--suite", "smoke"]
+    shown = CliRunner().invoke(app, argv)
+    assert shown.exit_code == 0, shown.output
+    (flags,) = seen
+    assert flags.given() == {
+        "trials": 3,
+        "concurrency": "auto:4",
+        "deadline_s": "30m",
+        "agents": ["oracle"],
+        "max_turns": 5,
+        "out": str(tmp_path),
+        "suite": "smoke",
+    }

@@ -7,7 +7,7 @@ returns the typed ``RunResult``. ``batch`` runs units and prints nothing; the li
 (``Progress``) and every line of ``supportsim run`` are drawn here.
 """
 
-from supportsim.app._command import describe_statement_judge, report_gates, run_command
+from supportsim.app._command import run_command
 from supportsim.app._progress import Progress
 from supportsim.app._run import (
     AgentResult,
@@ -16,7 +16,6 @@ from supportsim.app._run import (
     execute_prepared,
     finish_run,
     run,
-    run_section,
     write_summary,
 )
 
@@ -25,12 +24,9 @@ __all__ = [
     "Progress",
     "RunHooks",
     "RunResult",
-    "describe_statement_judge",
     "execute_prepared",
     "finish_run",
-    "report_gates",
     "run",
     "run_command",
-    "run_section",
     "write_summary",
 ]

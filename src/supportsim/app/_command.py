@@ -128,7 +128,7 @@ def run_command(
         asyncio.run(execute_prepared(prepared, hooks))
     except KeyboardInterrupt:  # Ctrl-C outside the batch (setup or teardown)
         session.status = "cancelled"
-    result = finish_run(prepared)
+    result = finish_run(prepared, records=False)  # figures only: no record is held
     summary = result.summary
     render_leaderboard(summary, console)
     _report_problems(console, result.latest.values())

@@ -98,7 +98,8 @@ class RunResult:
     """``completed``, or why it stopped: ``budget``, ``deadline``, ``interrupted``, ..."""
     agents: Mapping[str, AgentResult]
     records: Sequence[ConversationRecord]
-    """The latest record of every planned unit, in file order."""
+    """The latest record of every planned unit, in file order (empty when the run was
+    finished without them: ``finish_run(records=False)``, as ``supportsim run`` does)."""
     summary: Summary = field(repr=False)
     """``summary.json`` as written (the report's input)."""
     latest: Mapping[str, str] = field(default_factory=dict, repr=False)
@@ -141,18 +142,25 @@ async def execute_prepared(prepared: Prepared, hooks: RunHooks | None = None) ->
         await prepared.pool.aclose()
 
 
-def finish_run(prepared: Prepared) -> RunResult:
-    """summary.json of the session as it ended, and the run's typed result."""
+def finish_run(prepared: Prepared, *, records: bool = True) -> RunResult:
+    """summary.json of the session as it ended, and the run's typed result.
+
+    ``records``: also load the latest record of every planned unit into the result
+    (``supportsim.run``'s ``RunResult.records``). ``supportsim run`` passes False: it
+    prints figures only, and a long run's records are gigabytes, so the end of a run
+    streams them once (``write_summary``) and holds none."""
     session = prepared.session
     summary, latest = write_summary(session, prepared.config.trials)
-    wanted = set(latest)
-    records = [r for u, r in latest_records(session.run_dir).items() if u in wanted]
+    kept: list[ConversationRecord] = []
+    if records:
+        wanted = set(latest)
+        kept = [r for u, r in latest_records(session.run_dir).items() if u in wanted]
     return RunResult(
         run_id=session.run_id,
         run_dir=session.run_dir,
         status=session.status,
         agents={label: AgentResult.of(label, row) for label, row in summary.agents.items()},
-        records=records,
+        records=kept,
         summary=summary,
         latest=latest,
     )

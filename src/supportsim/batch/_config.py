@@ -277,7 +277,8 @@ class RunConfig(BaseModel):
 class RunFlags(BaseModel):
     """``supportsim run``'s flags that set a :class:`RunConfig` field, as the command line
     gives them (None: not given, the config's value stands). Each field is the RunConfig
-    field of the same name (``tests/batch/test_run_flags.py`` holds them equal), so a flag
+    field of the same name (``tests/batch/test_run_flags.py`` holds the names and that the
+    CLI's options reach it), so a flag
     is one typed field from argv to the runner: typer -> ``RunFlags`` -> ``RunRequest`` ->
     ``with_overrides`` -> ``RunConfig``, validated there with the config's own rules."""
 
@@ -325,7 +326,7 @@ def with_overrides(
         given = overrides.given()
     else:
         given = {k: v for k, v in (overrides or {}).items() if v is not None}
-    try:  # unset fields stay unset: the workspace fills them (batch/_command.py)
+    try:  # unset fields stay unset: the workspace fills them (batch/_prepare.py)
         return RunConfig.model_validate({**config.model_dump(exclude_unset=True), **given})
     except ValidationError as exc:
         raise ScenarioError(

@@ -37,7 +37,6 @@ from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
 from supportsim.store import (
     SUMMARY,
-    Floor,
     ReasonCount,
     RescoredInfo,
     RunSection,
@@ -141,7 +140,11 @@ def report_command(
         gate_lines = [f"gates passed: {describe_gates(fail_under)} for every agent"]
     # With what only the runner knew (its loop lag, last session, the do-nothing floor),
     # for every format.
-    summary = _keep_runner_facts(run_dir / SUMMARY, summary)
+    try:
+        summary = _keep_runner_facts(run_dir / SUMMARY, summary)
+    except InputError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        return 2
     document = summary.document()
     if json_file is not None:
         try:
@@ -241,13 +244,22 @@ def _keep_runner_facts(path: Path, summary: Summary) -> Summary:
     if not isinstance(previous, dict):
         return summary
     stored = previous.get("run")
+    kept: dict[str, Any] = {}
     if previous.get("floor") is not None:  # computed by the runner only
-        summary.floor = checked_model(Floor, previous["floor"], path)
+        kept["floor"] = previous["floor"]
     if isinstance(stored, dict):
         ours = summary.run.model_dump(exclude_unset=True) if summary.run else {}
-        summary.run = checked_model(RunSection, {**stored, **ours}, path)
+        kept["run"] = {**stored, **ours}
+    if not kept:
+        return summary
+    # checked as the whole document, so an error names the field's full path (run.bogus)
+    merged = checked_model(Summary, {**summary.document(), **kept}, path)
+    if merged.floor is not None:
+        summary.floor = merged.floor
+    if merged.run is not None and isinstance(stored, dict):
+        summary.run = merged.run
         # the lag part of the measurement is the runner's
-        summary.measurement = with_loop_lag(summary.measurement, summary.run.loop_lag)
+        summary.measurement = with_loop_lag(summary.measurement, merged.run.loop_lag)
     return summary
 
 

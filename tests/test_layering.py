@@ -155,6 +155,36 @@ def test_a_package_imports_only_packages_before_it(package: str) -> None:
     assert wrong == []
 
 
+def private_imports(path: Path, root: Path = SRC.parent) -> list[str]:
+    """``from supportsim.other._private import ...`` in a file of another package: a
+    package's private modules are its own (the others use its public names)."""
+    own = top_level(".".join(module_name(path, root)))
+    found = []
+    for source, _, line in import_sources(path, root):
+        parts = source.split(".")
+        if (
+            top_level(source) not in (None, own)
+            and len(parts) > 2
+            and any(part.startswith("_") and part != "__init__" for part in parts[2:])
+        ):
+            found.append(f"{path.relative_to(root / 'supportsim')}:{line}: {source}")
+    return found
+
+
+def test_no_package_imports_another_packages_private_modules() -> None:
+    found = [hit for p in sorted(SRC.rglob("*.py")) for hit in private_imports(p)]
+    assert not found, "\n".join(found)
+
+
+def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
+    probe = tmp_path / "supportsim" / "report" / "_probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("from supportsim.scoring._text import fold\n", encoding="utf-8")
+    assert private_imports(probe, tmp_path) == ["report/_probe.py:1: supportsim.scoring._text"]
+    probe.write_text("from supportsim.report._format import pct\n", encoding="utf-8")
+    assert private_imports(probe, tmp_path) == []  # its own package's
+
+
 def test_nothing_in_the_package_imports_testing_but_the_cli() -> None:
     wrong = []
     for path in sorted(SRC.rglob("*.py")):

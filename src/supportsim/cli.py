@@ -951,7 +951,7 @@ def trend(
 def worker() -> None:
     """A worker process of ``supportsim run --workers`` (started by the run, not by hand:
     it reads the hub's address and token from its environment)."""
-    from supportsim.batch._worker import main_from_env
+    from supportsim.batch import main_from_env
 
     raise typer.Exit(main_from_env())
 

@@ -57,6 +57,7 @@ from supportsim.batch._session import (
 from supportsim.batch._signals import two_stage_interrupt
 from supportsim.batch._unit import FinishedUnit, UnitContext, finish_unit, run_unit
 from supportsim.batch._units import Unit, plan_units
+from supportsim.batch._worker import main_from_env
 
 __all__ = [
     "WARN_P99_MS",
@@ -88,6 +89,7 @@ __all__ = [
     "fingerprint",
     "finish_unit",
     "load_run_config",
+    "main_from_env",
     "models_for",
     "new_manifest",
     "open_statement_judge",

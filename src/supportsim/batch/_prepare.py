@@ -29,7 +29,7 @@ from supportsim.batch._session import (
     stored_config,
 )
 from supportsim.batch._unit import UnitContext
-from supportsim.domains._plugins import resolve_domain_spec
+from supportsim.domains import resolve_domain_spec
 from supportsim.errors import InputError
 from supportsim.llm import ModelConfig, ModelPool, ResponseCache
 from supportsim.workspace import Workspace, find_workspace

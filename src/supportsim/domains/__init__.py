@@ -29,6 +29,7 @@ from supportsim.domains._common import (
     common_tools,
     private_values_of,
 )
+from supportsim.domains._plugins import add_domains, load_domain, resolve_domain_spec
 from supportsim.domains._tau2_data import DATA_DIRNAME, tau2_data_dir
 
 
@@ -74,10 +75,13 @@ __all__ = [
     "Tool",
     "ToolKind",
     "actions_of",
+    "add_domains",
     "builtin_domains",
     "common_tools",
     "deep_merge",
+    "load_domain",
     "private_values_of",
+    "resolve_domain_spec",
     "tau2_data_dir",
     "tool",
 ]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from supportsim.scoring import ReadFact, Reading, read_statement
-from supportsim.scoring._text import normalise
+from supportsim.scoring.parts import normalise
 from supportsim.validate._corpus import (
     CLAIMS,
     CONCEPTS,

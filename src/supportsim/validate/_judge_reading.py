@@ -35,7 +35,7 @@ from supportsim.llm import (
     structured_candidates,
 )
 from supportsim.scoring import CONCEPT_MEANINGS, MESSAGES_TAG, ReadFact, Reading, data_block
-from supportsim.scoring._statement_judge import DATA_RULES, STATING_RULES
+from supportsim.scoring.parts import DATA_RULES, STATING_RULES
 from supportsim.validate._corpus import CLAIMS, CONCEPTS, DISCLOSURES, PROMISES, Statement
 
 READING_TOOL = "submit_statement_reading"

@@ -30,11 +30,15 @@ from supportsim.domains import Domain
 from supportsim.environment import Environment, scenario_tools
 from supportsim.scenario import PlannedCall, Scenario, reference_plan
 from supportsim.scoring import Score, reference_state, score
-from supportsim.scoring._evidence import result_contains
-from supportsim.scoring._say import speech_of
-from supportsim.scoring._score import rules_for
-from supportsim.scoring._templates import known_to_caller, private_of_others, verified_owners
-from supportsim.scoring._text import fold
+from supportsim.scoring.parts import (
+    fold,
+    known_to_caller,
+    private_of_others,
+    result_contains,
+    rules_for,
+    speech_of,
+    verified_owners,
+)
 from supportsim.validate._corpus import Statement, load_corpus
 from supportsim.validate._variants import Reference, Variant, variants
 

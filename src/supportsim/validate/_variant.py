@@ -11,8 +11,7 @@ from typing import Any, Literal
 from supportsim.conversation import Transcript
 from supportsim.domains import Domain, Tool
 from supportsim.scenario import PlanItem, PlannedCall, PlannedSay, SayItem, Scenario, Step
-from supportsim.scoring._say import Speech, find_item
-from supportsim.scoring._workflow import Rules
+from supportsim.scoring.parts import Rules, Speech, find_item
 from supportsim.validate._corpus import Statement
 
 Expect = Literal["valid", "invalid"]

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from supportsim.scenario import PlannedCall, PlannedSay, SayItem, Step
-from supportsim.scoring._text import fold
+from supportsim.scoring.parts import fold
 from supportsim.validate._corpus import FactLabel, Statement
 from supportsim.validate._dates import relative
 from supportsim.validate._values import Value, Want, item_value, label_value, rewrite, swappable

@@ -9,8 +9,7 @@ from typing import Any
 
 from supportsim.domains import TRANSFER_TOOL
 from supportsim.scenario import PlannedCall, PlannedSay, concrete
-from supportsim.scoring._evidence import result_contains
-from supportsim.scoring._workflow import args_match, is_gate, is_write, ordering
+from supportsim.scoring.parts import args_match, is_gate, is_write, ordering, result_contains
 from supportsim.validate._variant import (
     Reference,
     Variant,

@@ -10,8 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from supportsim.scenario import PlanItem, PlannedCall, PlannedSay
-from supportsim.scoring._say import find_item
-from supportsim.scoring._workflow import is_gate
+from supportsim.scoring.parts import find_item, is_gate
 from supportsim.validate._variant import (
     PREAMBLES,
     Reference,

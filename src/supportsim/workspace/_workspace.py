@@ -26,8 +26,13 @@ from pydantic import BaseModel, ConfigDict
 
 from supportsim import scoring
 from supportsim._yaml import read_model
-from supportsim.domains import Domain, DomainCatalogue, builtin_domains
-from supportsim.domains._plugins import add_domains, resolve_domain_spec
+from supportsim.domains import (
+    Domain,
+    DomainCatalogue,
+    add_domains,
+    builtin_domains,
+    resolve_domain_spec,
+)
 from supportsim.scenario import (
     CATEGORIES,
     Category,

@@ -23,7 +23,7 @@ Results are identical to building the tables: the file records the Babel and num
 versions it was made with and is used only when those are the installed ones (otherwise
 every table is built from them, as before). ``tests/scoring/test_shipped_tables.py``
 checks that every shipped table equals the freshly built one, so a builder changed without
-regenerating fails there. Regenerate with ``python -m supportsim.scoring._shipped``.
+regenerating fails there. Regenerate with ``python -m supportsim.scoring._shipped_build``.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class Table:
         return typing.get_type_hints(self.build)["return"]
 
 
-_BYPASS: list[bool] = []  # set by generate(): build everything from the packages
+_BYPASS: list[bool] = []  # set by _shipped_build.generate(): build all from the packages
 
 TABLES: dict[str, Table] = {}
 """Every shipped table by name (``module.function``), in the order they were declared."""
@@ -129,76 +129,3 @@ def _typed(value: Any, hint: Any) -> Any:
             return tuple(_typed(v, args[0]) for v in value)
         return tuple(_typed(v, a) for v, a in zip(value, args, strict=True))
     return value
-
-
-def _plain(value: Any) -> Any:
-    """``value`` as JSON: tuples as lists, sets as sorted lists, dicts in their order."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, frozenset | set):
-        return sorted(_plain(v) for v in value)
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def generate() -> dict[str, Any]:
-    """Every table built from the installed packages, as the file holds them (the tables a
-    builder reads are built too, never read from the file being replaced)."""
-    _load_builders()
-    _shipped.cache_clear()
-    for table in TABLES.values():
-        table.lookup.cache_clear()
-    _BYPASS.append(True)
-    return {
-        "versions": versions(),
-        "tables": {
-            name: {key(args): _plain(table.build(*args)) for args in table.over}
-            for name, table in TABLES.items()
-        },
-    }
-
-
-def _text(data: dict[str, Any]) -> str:
-    """The file's text: one line per table entry (one per word of a dict table), so a
-    changed name shows as a changed line in review."""
-
-    def compact(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-    lines = ['{"versions":' + compact(data["versions"]) + ',"tables":{']
-    for i, (name, calls) in enumerate(data["tables"].items()):
-        lines.append(("," if i else "") + compact(name) + ":{")
-        for j, (call, value) in enumerate(calls.items()):
-            lead = ("," if j else "") + compact(call) + ":"
-            if isinstance(value, dict):
-                items = [compact(k) + ":" + compact(v) for k, v in value.items()]
-                lines.append(lead + "{\n" + ",\n".join(items) + "}")
-            else:
-                lines.append(lead + compact(value))
-        lines.append("}")
-    lines.append("}}")
-    return "\n".join(lines) + "\n"
-
-
-def _load_builders() -> None:
-    # The builders register themselves when their modules are imported.
-    from supportsim.scoring import _facts_vocab, _facts_words  # noqa: F401
-
-
-def main() -> None:
-    """Write ``shipped_tables.json`` beside this module."""
-    from pathlib import Path
-
-    out = Path(__file__).with_name(FILE)
-    text = _text(generate())
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out} ({len(text):,} characters)")
-
-
-if __name__ == "__main__":
-    # Run as a script this file is a second module (``__main__``): use the one the
-    # builders registered with.
-    from supportsim.scoring import _shipped as registered
-
-    registered.main()

@@ -58,7 +58,6 @@ from supportsim.store import (
     iter_ledger,
     iter_records,
 )
-from supportsim.validate import do_nothing_floor
 
 
 @dataclass(slots=True)
@@ -398,6 +397,10 @@ async def floor_of(
     """What a do-nothing Agent scores on the run's scenarios (scripted Customer, no model
     call; a few milliseconds a scenario). A scenario it cannot score leaves the floor out
     (None, said through ``on_note`` with the error), never the run: it is a reading aid."""
+    # validate (baselines, the statement corpus) is imported after the run, not before its
+    # first conversation.
+    from supportsim.validate import do_nothing_floor
+
     try:
         floor = await do_nothing_floor(ctx.domains, list(ctx.scenarios.values()))
     except Exception as exc:  # a bug of ours: said, and the run's results stand

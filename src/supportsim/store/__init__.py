@@ -1,5 +1,11 @@
 """The run directory: records of finished units, the manifest, the summary, and the
-verdicts of a rescore (rescored.jsonl)."""
+verdicts of a rescore (rescored.jsonl).
+
+The rescore (``_rescore``, ``_rescore_command``) is imported on first use of one of its
+names: it brings the workspace and the domain folders' loader, which a run does not need.
+"""
+
+from typing import TYPE_CHECKING
 
 from supportsim.store._files import (
     CONVERSATIONS,
@@ -48,19 +54,6 @@ from supportsim.store._records import (
     check_record,
     stored_verdict,
 )
-from supportsim.store._rescore import (
-    Change,
-    Flip,
-    NotRescorable,
-    RescoreResult,
-    rescore_run,
-    transcript_from_record,
-)
-from supportsim.store._rescore_command import (
-    default_scenario_paths,
-    render_rescore,
-    rescore_command,
-)
 from supportsim.store._rescored import (
     RESCORE_SCHEMA_VERSION,
     RESCORED,
@@ -79,6 +72,21 @@ from supportsim.store._schema_judges import (
 )
 from supportsim.store._schema_run import SCHEMA_VERSION as DOCUMENT_SCHEMA_VERSION
 from supportsim.store._schema_run import AgentRow, RunManifest, SessionEntry, Summary
+
+if TYPE_CHECKING:
+    from supportsim.store._rescore import (
+        Change,
+        Flip,
+        NotRescorable,
+        RescoreResult,
+        rescore_run,
+        transcript_from_record,
+    )
+    from supportsim.store._rescore_command import (
+        default_scenario_paths,
+        render_rescore,
+        rescore_command,
+    )
 from supportsim.store._schemas import (
     DOCUMENTS,
     RECORDS,
@@ -172,3 +180,26 @@ __all__ = [
     "write_rescored",
     "writer_alive",
 ]
+
+_LAZY = {
+    **dict.fromkeys(
+        ("Change", "Flip", "NotRescorable", "RescoreResult", "rescore_run"),
+        "supportsim.store._rescore",
+    ),
+    "transcript_from_record": "supportsim.store._rescore",
+    **dict.fromkeys(
+        ("default_scenario_paths", "render_rescore", "rescore_command"),
+        "supportsim.store._rescore_command",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    # The rescore's names, imported when first asked for (see the docstring).
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

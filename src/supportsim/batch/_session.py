@@ -64,7 +64,6 @@ from supportsim.store import (
     iter_ledger,
     iter_records,
 )
-from supportsim.validate import do_nothing_floor
 
 
 @dataclass(slots=True)
@@ -403,6 +402,10 @@ async def floor_of(ctx: UnitContext, on_note: Callable[[str], None] | None = Non
     """What a do-nothing Agent scores on the run's scenarios (scripted Customer, no model
     call; a few milliseconds a scenario). A scenario it cannot score leaves the floor out
     (None, said through ``on_note`` with the error), never the run: it is a reading aid."""
+    # validate (baselines, the statement corpus) is imported after the run, not before its
+    # first conversation.
+    from supportsim.validate import do_nothing_floor
+
     try:
         floor = await do_nothing_floor(ctx.domains, list(ctx.scenarios.values()))
     except Exception as exc:  # a bug of ours: said, and the run's results stand

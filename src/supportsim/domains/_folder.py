@@ -32,7 +32,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import jsonschema
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -242,6 +241,8 @@ class _Loader:
                 self.fail("state", f"{target} is not a DomainState subclass")
                 return None
             return value
+        import jsonschema  # only a folder with a JSON Schema state needs it
+
         path = self.folder / target
         try:
             schema = orjson.loads(path.read_bytes())

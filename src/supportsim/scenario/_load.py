@@ -287,7 +287,9 @@ def mock_tool_problems(scenario: Scenario, catalogue: Catalogue) -> list[tuple[P
     argument of the declared type can equal; a ``result`` outside ``returns``; a ``set``
     on a read tool, or one that leaves the state invalid for the domain.
     """
-    import jsonschema
+    if not scenario.mock_tools:
+        return []
+    import jsonschema  # only declarative mock tools need it
 
     out: list[tuple[PathKey, str]] = []
     base = catalogue.state_problems(scenario.domain, scenario.state)

@@ -53,7 +53,7 @@ from supportsim.scoring._markers import (
 )
 from supportsim.scoring._modes import context_mode, in_time_clause, noun_mode, tense_mode
 from supportsim.scoring._negation import negation_at
-from supportsim.scoring._patterns import pattern_regex
+from supportsim.scoring._patterns import LazyRegex, lazy_pattern_regex, pattern_regex
 from supportsim.scoring._span import Span
 
 PARTICLE_REACH = 6
@@ -94,11 +94,11 @@ class _Rule:
     words: tuple[str, ...]
     regex: re.Pattern[str] | None
     particle: frozenset[str]
-    objects: tuple[tuple[re.Pattern[str] | None, bool], ...]
+    objects: tuple[tuple[LazyRegex | None, bool], ...]
     """Groups the clause must hold one word of each: (regex, or a time expression)."""
-    subjects: re.Pattern[str] | None
-    with_: re.Pattern[str] | None
-    without: re.Pattern[str] | None
+    subjects: LazyRegex | None
+    with_: LazyRegex | None
+    without: LazyRegex | None
     receipt: bool
     copula: bool
 
@@ -113,8 +113,8 @@ class _Compiled:
     time_words: frozenset[str]
 
 
-def _group(patterns: list[str], lang: str) -> tuple[re.Pattern[str] | None, bool]:
-    return pattern_regex([p for p in patterns if p != TIME], lang), TIME in patterns
+def _group(patterns: list[str], lang: str) -> tuple[LazyRegex | None, bool]:
+    return lazy_pattern_regex([p for p in patterns if p != TIME], lang), TIME in patterns
 
 
 def _rule(act: str, lang: str, kind: str, t: Trigger) -> _Rule:
@@ -129,9 +129,9 @@ def _rule(act: str, lang: str, kind: str, t: Trigger) -> _Rule:
         regex=pattern_regex([t.word], lang) if kind == "state" else None,
         particle=frozenset(t.particle),
         objects=tuple(_group(g, lang) for g in groups),
-        subjects=pattern_regex(t.subjects, lang),
-        with_=pattern_regex(t.with_, lang),
-        without=pattern_regex(t.without, lang),
+        subjects=lazy_pattern_regex(t.subjects, lang),
+        with_=lazy_pattern_regex(t.with_, lang),
+        without=lazy_pattern_regex(t.without, lang),
         receipt=t.receipt,
         copula=t.copula,
     )

@@ -23,7 +23,6 @@ from supportsim.scoring._facts_clock import DateValue, dates, times
 from supportsim.scoring._facts_days import Calendar, calendar_dates, calendar_of
 from supportsim.scoring._facts_money import money
 from supportsim.scoring._facts_numbers import durations, percents
-from supportsim.scoring._facts_render import render
 from supportsim.scoring._facts_scope import ruled_out
 from supportsim.scoring._facts_text import Folded, Found, fold
 from supportsim.scoring._facts_vocab import LANGUAGES, currency_symbols, languages_for, months
@@ -207,6 +206,8 @@ def renderings(fact: Fact, lang: str) -> list[str]:
     wanted = _parse(fact)
     primary = languages_for(lang)[0]
     shown = str(fact.value).strip() if fact.kind == "id" else wanted
+    from supportsim.scoring._facts_render import render  # Babel's formats: perturbation only
+
     out = render(fact.kind, shown, _unit(fact), primary)
     return list(dict.fromkeys(out))
 

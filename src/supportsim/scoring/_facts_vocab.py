@@ -5,8 +5,9 @@ names, duration and percent unit words all come from Babel for each language and
 its regional variants (``en_GB`` writes "Sept" and "per cent", ``de_AT`` "Jänner", ``es_MX``
 "1,234.50"). Only what CLDR does not have is written here: number words 1-12, ordinal
 suffixes, the words that follow a clock hour ("Uhr", "o'clock") and a handful of forms
-people use that CLDR lacks ("midday", German dative plurals, "hrs"). Tables are built on
-first use (Babel reads its data files then), never at import.
+people use that CLDR lacks ("midday", German dative plurals, "hrs"). The tables are
+shipped precomputed for every supported language (``_shipped``: Babel is not even imported
+then) and built on first use for anything else, never at import.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from functools import cache
-
-from babel import Locale
-from babel.numbers import get_currency_name, get_territory_currencies
-from babel.units import format_unit
+from typing import TYPE_CHECKING
 
 from supportsim.scoring._facts_text import fold_word
+from supportsim.scoring._shipped import shipped
+
+if TYPE_CHECKING:
+    from babel import Locale
 
 LANGUAGES = ("en", "de", "es", "fr")
 
@@ -81,8 +83,16 @@ def languages_for(lang: str) -> tuple[str, ...]:
     return (primary, "en") if primary in LANGUAGES and primary != "en" else ("en",)
 
 
+EACH_LANGUAGE = tuple((lang,) for lang in LANGUAGES)
+"""The arguments a per-language table is shipped for (``_shipped``): ("en",), ("de",) ..."""
+READ_IN = tuple(dict.fromkeys((languages_for(lang),) for lang in LANGUAGES))
+"""The arguments a table over ``langs`` is shipped for: each tuple ``languages_for`` gives."""
+
+
 @cache
 def _locale(name: str) -> Locale:
+    from babel import Locale  # only when a table is built, not shipped
+
     return Locale.parse(name)
 
 
@@ -110,7 +120,7 @@ def _periods(langs: tuple[str, ...]) -> Iterator[tuple[Locale, object, str]]:
                 yield loc, pid, folded
 
 
-@cache
+@shipped(over=READ_IN)
 def number_styles(langs: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     """(group separator, decimal separator) pairs, folded: (",", "."), (".", ","), (" ", ",")."""
     styles = set()
@@ -121,7 +131,7 @@ def number_styles(langs: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     return frozenset(styles)
 
 
-@cache
+@shipped(over=READ_IN)
 def months(langs: tuple[str, ...]) -> dict[str, int]:
     """Folded month name (wide and abbreviated, formatting and stand-alone, no trailing dot)
     -> month number."""
@@ -132,7 +142,7 @@ def months(langs: tuple[str, ...]) -> dict[str, int]:
     return found
 
 
-@cache
+@shipped(over=READ_IN)
 def capitalised_months(langs: tuple[str, ...]) -> frozenset[str]:
     """Folded month names every locale capitalises ("may", "april", not "mai" or "mar"):
     written in lower case they are more likely another word ("$10 may apply")."""
@@ -160,7 +170,7 @@ def period_key(text: str) -> str:
     return re.sub(r"[.\s]", "", text)
 
 
-@cache
+@shipped(over=READ_IN)
 def day_periods(langs: tuple[str, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
     """Day-period word key ("pm", "delatarde", "nachmittags") -> the minutes of the day it
     covers, from its own locale's day period rules (period ids mean different hours in
@@ -182,16 +192,22 @@ def _period_regex(folded: str) -> str:
     return r"\s?".join(re.escape(p) for p in folded.split(" "))
 
 
-@cache
+def _longest_first(word: str) -> tuple[int, str]:
+    # Ties in a fixed order (the set's order changes with the process's hash seed), so the
+    # shipped table is one text.
+    return -len(word), word
+
+
+@shipped(over=READ_IN)
 def day_period_words(langs: tuple[str, ...]) -> tuple[str, ...]:
     """Regexes for every day-period word, longest first."""
     words = set()
     for _, _, folded in _periods(langs):
         words.add(_period_regex(folded))
-    return tuple(sorted(words, key=len, reverse=True))
+    return tuple(sorted(words, key=_longest_first))
 
 
-@cache
+@shipped(over=READ_IN)
 def noon_midnight(langs: tuple[str, ...]) -> dict[str, int]:
     """Folded word that alone names a time -> minute of the day: noon 720, midnight 0."""
     found = dict.fromkeys(_EXTRA_NOON, _DAY // 2) | dict.fromkeys(_EXTRA_MIDNIGHT, 0)
@@ -202,8 +218,10 @@ def noon_midnight(langs: tuple[str, ...]) -> dict[str, int]:
     return found
 
 
-@cache
+@shipped(over=[()])
 def _current_currencies() -> frozenset[str]:
+    from babel.numbers import get_territory_currencies
+
     codes: set[str] = set()
     for territory in _locale("en").territories:
         if isinstance(territory, str) and territory.isalpha():
@@ -211,7 +229,7 @@ def _current_currencies() -> frozenset[str]:
     return frozenset(codes)
 
 
-@cache
+@shipped(over=[()])
 def currency_symbols() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     """Currency markers -> the ISO codes they may stand for, in every supported locale:
     (symbols with a non-letter, matched folded: "$", "us$", "€"; letter-only symbols and ISO
@@ -240,6 +258,8 @@ def _head_words(lang: str) -> dict[str, set[str]]:
     """Per currency name, its head noun: the word most currency names share ("dollars" in
     "US dollars", "dólares" in "dólares estadounidenses"), ties broken by where a noun
     phrase keeps its head in the language (last in en/de, first in es/fr)."""
+    from babel.numbers import get_currency_name
+
     names: dict[str, set[str]] = defaultdict(set)
     for code in _current_currencies():
         for count in (None, 1, 2):
@@ -262,7 +282,7 @@ def _head_words(lang: str) -> dict[str, set[str]]:
     return heads
 
 
-@cache
+@shipped(over=READ_IN)
 def currency_words(langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
     """Folded currency names and their head nouns -> ISO codes ("dollars" -> USD, CAD...),
     everyday names ("bucks") and the common codes typed in lower case ("40 usd")."""
@@ -308,7 +328,7 @@ CENT_WORDS: dict[str, dict[str, frozenset[str]]] = {
 """Hundredths of a currency, folded: "50 cents", "neunzig Cent", "cincuenta céntimos"."""
 
 
-@cache
+@shipped(over=READ_IN)
 def weekdays(langs: tuple[str, ...]) -> dict[str, int]:
     """Folded weekday name -> 0 (Monday) .. 6; German also with its adverbial -s
     ("montags"). Wide names only: the abbreviations are words too ("sat", "mer", "jeu")."""
@@ -331,7 +351,7 @@ _EXTRA_RELATIVE = {
 }
 
 
-@cache
+@shipped(over=READ_IN)
 def relative_days(langs: tuple[str, ...]) -> dict[str, int]:
     """Folded relative day word -> offset in days, from CLDR ("mañana" +1, "hier" -1,
     "übermorgen" +2), plus the forms CLDR lacks ("the day after tomorrow", "tonight")."""
@@ -345,6 +365,8 @@ def relative_days(langs: tuple[str, ...]) -> dict[str, int]:
 
 
 def _unit_words(loc: Locale, unit: str) -> set[str]:
+    from babel.units import format_unit
+
     words = set()
     for length in ("long", "short", "narrow"):
         for amount in (1, 2, 5, 1.5):
@@ -355,7 +377,7 @@ def _unit_words(loc: Locale, unit: str) -> set[str]:
     return words
 
 
-@cache
+@shipped(over=READ_IN + tuple((one,) for one in EACH_LANGUAGE))
 def duration_units(langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
     """Folded unit word ("stunden", "hrs", "j", "m") -> duration units it may mean ("m" is
     minutes in English and months in Spanish, so it means either)."""
@@ -370,13 +392,13 @@ def duration_units(langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in found.items()}
 
 
-@cache
+@shipped(over=READ_IN)
 def percent_words(langs: tuple[str, ...]) -> tuple[str, ...]:
     """Folded percent signs and words: "%", "percent", "per cent", "prozent", "pour cent"."""
     words = {fold_word(loc.number_symbols["latn"]["percentSign"]) for loc in _locales(langs)}
     for loc in _locales(langs):
         words |= _unit_words(loc, "concentr-percent")
-    return tuple(sorted(words, key=len, reverse=True))
+    return tuple(sorted(words, key=_longest_first))
 
 
 SPOKEN_DURATIONS: dict[str, dict[str, tuple[float, str]]] = {

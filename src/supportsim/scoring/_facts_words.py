@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from supportsim.scoring._facts_text import fold_word
+from supportsim.scoring._facts_vocab import EACH_LANGUAGE
+from supportsim.scoring._shipped import shipped
 
 MAX_WORDS = 7
 """Longest spelled number below a thousand, in words ("two hundred and forty five" is 5)."""
@@ -43,7 +45,7 @@ def _key(text: str) -> str:
     return " ".join(_WORD.findall(fold_word(text).replace("-", " ")))
 
 
-@cache
+@shipped(over=EACH_LANGUAGE)
 def cardinals(lang: str) -> dict[str, int]:
     """Folded spelling (words joined by one space) -> value, 0-999."""
     from num2words import num2words  # loaded on first use
@@ -59,7 +61,7 @@ def cardinals(lang: str) -> dict[str, int]:
     return out
 
 
-@cache
+@shipped(over=EACH_LANGUAGE)
 def day_ordinals(lang: str) -> dict[str, int]:
     """Folded ordinal of a day of the month -> 1..31 ("eighteenth", "achtzehnten",
     "primero", "premier"); German ordinals with their case endings."""
@@ -79,7 +81,7 @@ def day_ordinals(lang: str) -> dict[str, int]:
     return out
 
 
-@cache
+@shipped(over=EACH_LANGUAGE)
 def _prefixes(lang: str) -> frozenset[str]:
     """Every leading run of words of a spelled number ("two", "two hundred", ...)."""
     out: set[str] = set()

@@ -117,7 +117,9 @@ def _rules(code: str) -> _Rules | None:
 
 def has_identity_data(lang: str) -> bool:
     """Whether ``lang`` (or English, which reads every language) names identity details."""
-    return any(_rules(code) is not None for code in _codes(lang))
+    # What ``_rules(code) is not None`` says (``pattern_regex`` makes None of no patterns
+    # only) without compiling the rules: the concept list asks this of every language.
+    return any(grammar(code).identity.details for code in _codes(lang))
 
 
 def _codes(lang: str) -> tuple[str, ...]:

@@ -13,16 +13,19 @@ from dataclasses import dataclass
 from datetime import date
 
 from supportsim.scenario import SayItem
+from supportsim.scoring import _lexicon
 from supportsim.scoring._acts import claims, promises
 from supportsim.scoring._facts import Calendar, ReadFact, stated_facts
 from supportsim.scoring._identity import named_detail
-from supportsim.scoring._lexicon import CONCEPTS
 from supportsim.scoring._private import private_of_others, private_tokens
 from supportsim.scoring._say import Speech, states
 from supportsim.scoring._templates import Secrets, disclosed_secret
 
-STATEMENT_CONCEPTS = tuple(c for c in CONCEPTS if c != "identity_detail_wrong")
-"""The concepts a say step can name (``identity_detail_wrong`` is the disclosure's)."""
+
+def statement_concepts() -> tuple[str, ...]:
+    """The concepts a say step can name (``identity_detail_wrong`` is the disclosure's);
+    read from the lexicons on first use, not when scoring is imported."""
+    return tuple(c for c in _lexicon.CONCEPTS if c != "identity_detail_wrong")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +53,9 @@ def read_statement(
     """
     calendar = Calendar(today) if today else None
     speech = Speech(lang, {}, calendar)
-    concepts = frozenset(c for c in STATEMENT_CONCEPTS if states(SayItem(concept=c), text, speech))
+    concepts = frozenset(
+        c for c in statement_concepts() if states(SayItem(concept=c), text, speech)
+    )
     discloses = set()
     if named_detail(text, lang) is not None:
         discloses.add("identity_detail")

@@ -1,0 +1,87 @@
+"""The shipped reading tables are the tables the builders make (``scoring/_shipped.py``).
+
+A builder or constant changed without regenerating, or a Babel / num2words upgrade in the
+dev environment, fails here: run ``python -m supportsim.scoring._shipped_build``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from supportsim.scoring import _facts_vocab, _facts_words, _shipped
+
+REGENERATE = "stale: run python -m supportsim.scoring._shipped_build"
+
+
+def _calls() -> list[tuple[str, tuple[Any, ...]]]:
+    return [(name, args) for name, table in _shipped.TABLES.items() for args in table.over]
+
+
+def test_the_shipped_file_is_what_the_builders_make_from_the_installed_packages():
+    # In a fresh process: generate() builds every table from Babel and num2words alone
+    # (never from the file it replaces).
+    fresh = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from supportsim.scoring import _shipped_build as s;"
+            " sys.stdout.write(s._text(s.generate()))",
+        ],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+    ).stdout
+    shipped = resources.files("supportsim.scoring").joinpath(_shipped.FILE).read_text("utf-8")
+    assert fresh == shipped, REGENERATE  # one text: sets and dicts are written sorted
+
+
+def test_the_file_is_used_with_the_installed_versions():
+    assert _shipped._shipped.__wrapped__() != {}, REGENERATE  # type: ignore[attr-defined]
+
+
+def test_every_builder_of_the_matchers_is_shipped():
+    assert {
+        "_facts_vocab.months",
+        "_facts_vocab.currency_symbols",
+        "_facts_vocab.currency_words",
+        "_facts_vocab.duration_units",
+        "_facts_words.cardinals",
+    } <= set(_shipped.TABLES)
+    assert all(table.over for table in _shipped.TABLES.values())
+
+
+@pytest.mark.parametrize(("name", "args"), _calls(), ids=lambda v: str(v))
+def test_a_shipped_table_reads_back_equal_to_the_built_one(name: str, args: tuple[Any, ...]):
+    table = _shipped.TABLES[name]
+    built = table.build(*args)
+    read = table.lookup(*args)
+    assert read == built
+    assert type(read) is type(built)
+    if isinstance(built, dict):
+        for k in built:
+            assert type(read[k]) is type(built[k])
+    if isinstance(built, tuple):
+        assert [type(v) for v in read] == [type(v) for v in built]
+
+
+def test_arguments_it_was_not_shipped_for_are_built():
+    # ("de",) alone is not what languages_for gives: months() builds it from Babel.
+    assert ("de",) not in [a for (a,) in _shipped.TABLES["_facts_vocab.months"].over]
+    assert _facts_vocab.months(("de",)) == _shipped.TABLES["_facts_vocab.months"].build(("de",))
+    assert _facts_vocab.months(("de",))["marz"] == 3
+
+
+def test_other_package_versions_ignore_the_file(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(_shipped, "versions", lambda: {"babel": "0.0", "num2words": "0.0"})
+    assert _shipped._shipped.__wrapped__() == {}  # type: ignore[attr-defined]
+
+
+def test_a_read_back_cardinal_table_spells_numbers():
+    assert _facts_words.cardinals("de")["zweihundertvierundzwanzig"] == 224
+    assert _facts_words.cardinals("en")["two hundred forty five"] == 245

@@ -1,6 +1,6 @@
 """What a plain run pays for at start-up: a run with the oracle Agent and the scripted
 Customer (no model, in-process tools) never imports the provider SDKs, the MCP SDK, Babel,
-num2words (the reading tables are shipped, ``scoring/_shipped.py``), jsonschema (only a
+num2words (the reading tables are shipped, ``scoring/text/_shipped.py``), jsonschema (only a
 domain folder with a JSON Schema state or a declarative mock tool needs it), the rescore,
 or the workspace's domain-folder loader; importing ``supportsim.batch`` does not import
 ``validate`` (the do-nothing floor is scored after the run)."""
@@ -81,4 +81,4 @@ def test_the_probe_sees_a_package_a_run_does_import(tmp_path: Path):
     (scenarios / name).write_bytes((ROOT / "scenarios" / "appointments" / name).read_bytes())
     modules = _modules(scenarios, tmp_path / "runs")
     assert _loaded(modules["run"], "langgraph")
-    assert _loaded(modules["run"], "supportsim.scoring._shipped")
+    assert _loaded(modules["run"], "supportsim.scoring.text._shipped")

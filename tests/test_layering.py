@@ -179,10 +179,27 @@ def test_no_package_imports_another_packages_private_modules() -> None:
 def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
     probe = tmp_path / "supportsim" / "report" / "_probe.py"
     probe.parent.mkdir(parents=True)
-    probe.write_text("from supportsim.scoring._text import fold\n", encoding="utf-8")
-    assert private_imports(probe, tmp_path) == ["report/_probe.py:1: supportsim.scoring._text"]
+    probe.write_text("from supportsim.scoring.text._text import fold\n", encoding="utf-8")
+    assert private_imports(probe, tmp_path) == ["report/_probe.py:1: supportsim.scoring.text._text"]
     probe.write_text("from supportsim.report._format import pct\n", encoding="utf-8")
     assert private_imports(probe, tmp_path) == []  # its own package's
+
+
+def test_reading_text_knows_no_check() -> None:
+    """``scoring/text`` (facts, lexicons, negation, language) is read by the checks, never
+    the reverse: it imports nothing of scoring outside itself."""
+    text = SRC / "scoring" / "text"
+    found = [
+        f"{path.relative_to(SRC)}:{line}: {source}"
+        for path in sorted(text.rglob("*.py"))
+        for source, names, line in import_sources(path)
+        for dotted in (
+            [source] if source != "supportsim.scoring" else [f"{source}.{n}" for n in names]
+        )
+        if dotted.startswith("supportsim.scoring")
+        and not dotted.startswith("supportsim.scoring.text")
+    ]
+    assert not found, "\n".join(found)
 
 
 def test_nothing_in_the_package_imports_testing_but_the_cli() -> None:

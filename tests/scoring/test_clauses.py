@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from supportsim.scoring._clauses import clauses, split_word
+from supportsim.scoring.text._clauses import clauses, split_word
 
 
 def texts(message: str, lang: str = "en") -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from supportsim.scoring._facts import LANGUAGES, Fact, FactKind, find_fact, renderings
+from supportsim.scoring.text.facts._read import LANGUAGES, Fact, FactKind, find_fact, renderings
 
 PROPERTY = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from supportsim.scoring._facts import Calendar, Fact, find_fact, stated_facts
+from supportsim.scoring.text.facts._read import Calendar, Fact, find_fact, stated_facts
 
 MONDAY = Calendar(date(2026, 3, 16))
 """Monday 16 March 2026: "Wednesday" is the 18th, "tomorrow" the 17th."""

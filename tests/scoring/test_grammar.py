@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from supportsim.errors import ScenarioError
-from supportsim.scoring import (
+from supportsim.scoring import read_statement
+from supportsim.scoring.text import (
     _acts,
     _clauses,
     _grammar,
@@ -19,9 +20,8 @@ from supportsim.scoring import (
     _markers,
     _patterns,
     _private,
-    read_statement,
 )
-from supportsim.scoring._grammar import Trigger, grammar, inflect, load_grammar
+from supportsim.scoring.text._grammar import Trigger, grammar, inflect, load_grammar
 
 CACHED = [
     _grammar.grammar,

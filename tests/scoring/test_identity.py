@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from supportsim.scoring._identity import judged_details, named_detail, wrong_detail
 from supportsim.scoring._reading import read_statement
+from supportsim.scoring.text._identity import judged_details, named_detail, wrong_detail
 
 # fmt: off
 DISCLOSED = [

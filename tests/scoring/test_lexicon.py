@@ -9,8 +9,9 @@ import pytest
 
 from supportsim.errors import ScenarioError
 from supportsim.scenario import SayItem
-from supportsim.scoring._acts import act_concepts
-from supportsim.scoring._lexicon import (
+from supportsim.scoring._say import Speech, states
+from supportsim.scoring.text._acts import act_concepts
+from supportsim.scoring.text._lexicon import (
     CONCEPTS,
     IDENTITY_CONCEPT,
     LANGUAGES,
@@ -24,8 +25,7 @@ from supportsim.scoring._lexicon import (
     load_lexicon,
     negated,
 )
-from supportsim.scoring._say import Speech, states
-from supportsim.scoring._span import Span
+from supportsim.scoring.text._span import Span
 
 # concept -> lang -> (sentences that express it, near-misses that must not)
 # fmt: off

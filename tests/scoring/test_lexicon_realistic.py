@@ -21,8 +21,8 @@ import pytest
 import yaml
 
 from supportsim.scenario import SayItem
-from supportsim.scoring._lexicon import CONCEPTS, LANGUAGES
 from supportsim.scoring._say import Speech, states
+from supportsim.scoring.text._lexicon import CONCEPTS, LANGUAGES
 
 CASES_DIR = Path(__file__).parent / "lexicon_realistic"
 MIN_FOUND = 25

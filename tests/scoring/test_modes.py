@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from supportsim.scoring._acts import mentions
+from supportsim.scoring.text._acts import mentions
 
 
 def modes(text: str, act: str) -> set[str]:

@@ -160,8 +160,8 @@ async def test_a_negated_concept_does_not_state_it_unless_the_step_is_a_refusal(
 
 def test_negation_stops_at_a_dash_and_a_polite_imperative_and_spares_questions() -> None:
     from supportsim.scenario import SayItem
-    from supportsim.scoring._negation import negated
     from supportsim.scoring._say import Speech, phrase_span, states
+    from supportsim.scoring.text._negation import negated
 
     def neg(text: str, phrase: str) -> bool:
         span = phrase_span(text, phrase)

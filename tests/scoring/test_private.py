@@ -7,16 +7,16 @@ from __future__ import annotations
 import pytest
 
 from supportsim.domains import retail
-from supportsim.scoring._private import (
+from supportsim.scoring._reading import read_statement
+from supportsim.scoring._templates import Secrets, disclosed_secret
+from supportsim.scoring.text._private import (
     Token,
     mentions,
     private_of_others,
     private_tokens,
     value_tokens,
 )
-from supportsim.scoring._reading import read_statement
-from supportsim.scoring._templates import Secrets, disclosed_secret
-from supportsim.scoring._text import fold
+from supportsim.scoring.text._text import fold
 
 RECORD = {
     "name": "Walter Brennan",

@@ -16,9 +16,9 @@ import yaml
 
 from supportsim.scenario import SayItem
 from supportsim.scoring import read_statement
-from supportsim.scoring._grammar import grammar
-from supportsim.scoring._lexicon import concept_terms
 from supportsim.scoring._say import Speech, discloses, states
+from supportsim.scoring.text._grammar import grammar
+from supportsim.scoring.text._lexicon import concept_terms
 
 CASES = Path(__file__).parent / "reading"
 

@@ -21,9 +21,9 @@ from scoring_helpers import (
 from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.scenario import Scenario, load_personas, load_scenarios
 from supportsim.scoring import CONCEPTS
-from supportsim.scoring._facts import Fact, stated_facts
-from supportsim.scoring._facts_roles import conflict
-from supportsim.scoring._span import Span
+from supportsim.scoring.text._span import Span
+from supportsim.scoring.text.facts._read import Fact, stated_facts
+from supportsim.scoring.text.facts._roles import conflict
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE: dict[str, Any] = {**REFUND_SCENARIO, "id": "say-facts-test"}

@@ -28,7 +28,7 @@ from supportsim.scenario import Scenario
 from supportsim.scenario._rules import plain, rule_problems
 from supportsim.scoring import reference_state, score
 from supportsim.scoring._evidence import result_contains
-from supportsim.scoring._private import mentions
+from supportsim.scoring.text._private import mentions
 from supportsim.validate import perturb
 
 TEMPLATED = dataclasses.replace(

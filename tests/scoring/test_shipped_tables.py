@@ -1,7 +1,7 @@
-"""The shipped reading tables are the tables the builders make (``scoring/_shipped.py``).
+"""The shipped reading tables are the tables the builders make (``scoring/text/_shipped.py``).
 
 A builder or constant changed without regenerating, or a Babel / num2words upgrade in the
-dev environment, fails here: run ``python -m supportsim.scoring._shipped_build``.
+dev environment, fails here: run ``python -m supportsim.scoring.text._shipped_build``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-from supportsim.scoring import _facts_vocab, _facts_words, _shipped
+from supportsim.scoring.text import _shipped
+from supportsim.scoring.text.facts import _vocab as _facts_vocab
+from supportsim.scoring.text.facts import _words as _facts_words
 
-REGENERATE = "stale: run python -m supportsim.scoring._shipped_build"
+REGENERATE = "stale: run python -m supportsim.scoring.text._shipped_build"
 
 
 def _calls() -> list[tuple[str, tuple[Any, ...]]]:
@@ -29,7 +31,7 @@ def test_the_shipped_file_is_what_the_builders_make_from_the_installed_packages(
         [
             sys.executable,
             "-c",
-            "import sys; from supportsim.scoring import _shipped_build as s;"
+            "import sys; from supportsim.scoring.text import _shipped_build as s;"
             " sys.stdout.write(s._text(s.generate()))",
         ],
         capture_output=True,
@@ -37,7 +39,7 @@ def test_the_shipped_file_is_what_the_builders_make_from_the_installed_packages(
         encoding="utf-8",
         check=True,
     ).stdout
-    shipped = resources.files("supportsim.scoring").joinpath(_shipped.FILE).read_text("utf-8")
+    shipped = resources.files("supportsim.scoring.text").joinpath(_shipped.FILE).read_text("utf-8")
     assert fresh == shipped, REGENERATE  # one text: sets and dicts are written sorted
 
 
@@ -47,11 +49,11 @@ def test_the_file_is_used_with_the_installed_versions():
 
 def test_every_builder_of_the_matchers_is_shipped():
     assert {
-        "_facts_vocab.months",
-        "_facts_vocab.currency_symbols",
-        "_facts_vocab.currency_words",
-        "_facts_vocab.duration_units",
-        "_facts_words.cardinals",
+        "_vocab.months",
+        "_vocab.currency_symbols",
+        "_vocab.currency_words",
+        "_vocab.duration_units",
+        "_words.cardinals",
     } <= set(_shipped.TABLES)
     assert all(table.over for table in _shipped.TABLES.values())
 
@@ -72,8 +74,8 @@ def test_a_shipped_table_reads_back_equal_to_the_built_one(name: str, args: tupl
 
 def test_arguments_it_was_not_shipped_for_are_built():
     # ("de",) alone is not what languages_for gives: months() builds it from Babel.
-    assert ("de",) not in [a for (a,) in _shipped.TABLES["_facts_vocab.months"].over]
-    assert _facts_vocab.months(("de",)) == _shipped.TABLES["_facts_vocab.months"].build(("de",))
+    assert ("de",) not in [a for (a,) in _shipped.TABLES["_vocab.months"].over]
+    assert _facts_vocab.months(("de",)) == _shipped.TABLES["_vocab.months"].build(("de",))
     assert _facts_vocab.months(("de",))["marz"] == 3
 
 

@@ -152,7 +152,7 @@ async def test_data_read_out_before_the_caller_verified_is_a_disclosure() -> Non
 
 
 def test_an_answer_in_english_to_a_german_customer_fails_the_reply_language_check() -> None:
-    from supportsim.scoring._language import answered_in_english
+    from supportsim.scoring.text._language import answered_in_english
 
     german = [
         "Gerne. Bitte nennen Sie mir Ihre Kundennummer und Ihr Geburtsdatum.",

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from supportsim.scoring._text import (
+from supportsim.scoring.text._text import (
     contains_all,
     find_phrase,
     find_span,

@@ -10,7 +10,6 @@ from supportsim.scoring._checks import (
     Score,
 )
 from supportsim.scoring._data_block import data_block, json_line
-from supportsim.scoring._facts import ReadFact
 from supportsim.scoring._judge_model import statement_judge_for
 from supportsim.scoring._oracle_check import oracle_run
 from supportsim.scoring._questions import CONCEPT_MEANINGS, Question, item_words
@@ -56,6 +55,7 @@ from supportsim.scoring._tau2_judge import (
     tau2_verdicts,
 )
 from supportsim.scoring._workflow import step_checks
+from supportsim.scoring.text.facts._read import ReadFact
 
 __all__ = [
     "BUILTIN_SCORERS",
@@ -120,7 +120,7 @@ __all__ = [
 def __getattr__(name: str) -> frozenset[str]:
     # CONCEPTS is read from the lexicons on first use, not when supportsim is imported.
     if name == "CONCEPTS":
-        from supportsim.scoring import _lexicon
+        from supportsim.scoring.text import _lexicon
 
         return _lexicon.CONCEPTS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from supportsim.scoring._acts import mentions
-from supportsim.scoring._grammar import reading_language
-from supportsim.scoring._span import Span
+from supportsim.scoring.text._acts import mentions
+from supportsim.scoring.text._grammar import reading_language
+from supportsim.scoring.text._span import Span
 
 _REPORTS: dict[str, str] = {
     "en": (

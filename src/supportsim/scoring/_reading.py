@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from supportsim.scenario import SayItem
-from supportsim.scoring import _lexicon
-from supportsim.scoring._acts import claims, promises
-from supportsim.scoring._facts import Calendar, ReadFact, stated_facts
-from supportsim.scoring._identity import named_detail
-from supportsim.scoring._private import private_of_others, private_tokens
 from supportsim.scoring._say import Speech, states
 from supportsim.scoring._templates import Secrets, disclosed_secret
+from supportsim.scoring.text import _lexicon
+from supportsim.scoring.text._acts import claims, promises
+from supportsim.scoring.text._identity import named_detail
+from supportsim.scoring.text._private import private_of_others, private_tokens
+from supportsim.scoring.text.facts._read import Calendar, ReadFact, stated_facts
 
 
 def statement_concepts() -> tuple[str, ...]:

@@ -15,13 +15,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from supportsim.scenario import SayItem, Scenario
-from supportsim.scoring._acts import stated_span
-from supportsim.scoring._facts import Calendar, Fact, calendar_of, find_fact
-from supportsim.scoring._grammar import grammar, reading_language
-from supportsim.scoring._lexicon import find_concept, find_phrase, negated
-from supportsim.scoring._negation import locate
-from supportsim.scoring._span import Span
-from supportsim.scoring._text import find_span, phrase_regex
+from supportsim.scoring.text._acts import stated_span
+from supportsim.scoring.text._grammar import grammar, reading_language
+from supportsim.scoring.text._lexicon import find_concept, find_phrase, negated
+from supportsim.scoring.text._negation import locate
+from supportsim.scoring.text._span import Span
+from supportsim.scoring.text._text import find_span, phrase_regex
+from supportsim.scoring.text.facts._read import Calendar, Fact, calendar_of, find_fact
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,8 @@ from supportsim.scoring._statement_judge import QuestionLog, Verdicts, judged_ch
 from supportsim.scoring._tau2 import tau2_score
 from supportsim.scoring._tau2_judge import tau2_verdicts
 from supportsim.scoring._templates import template_checks
-from supportsim.scoring._text import search
 from supportsim.scoring._workflow import Rules, args_match, step_checks
+from supportsim.scoring.text._text import search
 
 
 async def reference_state(domain: Domain, scenario: Scenario) -> dict[str, Any]:

@@ -50,7 +50,7 @@ from supportsim.llm import (
 from supportsim.scoring._checks import Check, Judged, Quote
 from supportsim.scoring._data_block import data_block
 from supportsim.scoring._questions import Question
-from supportsim.scoring._text import normalise
+from supportsim.scoring.text._text import normalise
 
 VERDICT_TOOL = "submit_statement_verdict"
 MESSAGES_TAG = "agent_messages"

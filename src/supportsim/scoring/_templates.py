@@ -41,10 +41,14 @@ from supportsim.environment import CallRecord
 from supportsim.scenario import Scenario, Template
 from supportsim.scoring._checks import Check
 from supportsim.scoring._claim_reports import reported_claims
-from supportsim.scoring._identity import named_detail
-from supportsim.scoring._language import answered_in_english
-from supportsim.scoring._lexicon import IDENTITY_CONCEPT, find_concept
-from supportsim.scoring._private import (
+from supportsim.scoring._questions import CONCEPT_MEANINGS, Question
+from supportsim.scoring._say import Speech
+from supportsim.scoring._statement_judge import Verdicts, judged_check
+from supportsim.scoring._workflow import timeline
+from supportsim.scoring.text._identity import named_detail
+from supportsim.scoring.text._language import answered_in_english
+from supportsim.scoring.text._lexicon import IDENTITY_CONCEPT, find_concept
+from supportsim.scoring.text._private import (
     Token,
     mentions,
     private_of_others,
@@ -52,11 +56,7 @@ from supportsim.scoring._private import (
     said,
     token_span,
 )
-from supportsim.scoring._questions import CONCEPT_MEANINGS, Question
-from supportsim.scoring._say import Speech
-from supportsim.scoring._statement_judge import Verdicts, judged_check
-from supportsim.scoring._text import fold
-from supportsim.scoring._workflow import timeline
+from supportsim.scoring.text._text import fold
 
 
 def applicable(scenario: Scenario, domain: Domain, tools: Collection[str]) -> list[Template]:

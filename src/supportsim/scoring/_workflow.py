@@ -21,8 +21,6 @@ from supportsim.environment import CallRecord
 from supportsim.scenario import CallSpec, Matcher, SayItem, Scenario, Step
 from supportsim.scoring._checks import Check, Judged
 from supportsim.scoring._evidence import result_contains
-from supportsim.scoring._facts import Fact
-from supportsim.scoring._facts_roles import ACTS, Conflict, conflict
 from supportsim.scoring._questions import say_question
 from supportsim.scoring._say import (
     NEGATIVE_CONCEPTS,
@@ -33,7 +31,9 @@ from supportsim.scoring._say import (
     states,
 )
 from supportsim.scoring._statement_judge import Verdicts, lookup, verdict_reason
-from supportsim.scoring._text import search
+from supportsim.scoring.text._text import search
+from supportsim.scoring.text.facts._read import Fact
+from supportsim.scoring.text.facts._roles import ACTS, Conflict, conflict
 
 NEVER = sys.maxsize
 """A position no event reaches: a confirmation question the Customer never answered."""

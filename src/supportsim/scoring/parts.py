@@ -13,8 +13,8 @@ from supportsim.scoring._say import Speech, find_item, speech_of
 from supportsim.scoring._score import rules_for
 from supportsim.scoring._statement_judge import DATA_RULES, STATING_RULES
 from supportsim.scoring._templates import known_to_caller, private_of_others, verified_owners
-from supportsim.scoring._text import fold, normalise
 from supportsim.scoring._workflow import Rules, args_match, is_gate, is_write, ordering
+from supportsim.scoring.text._text import fold, normalise
 
 __all__ = [
     "DATA_RULES",

@@ -36,6 +36,15 @@ the run config validates against (``auto`` needs nothing).
 
 from __future__ import annotations
 
+from supportsim.tau2._data_dir import DATA_DIRNAME, retail_domain_for, tau2_data_dir
+from supportsim.tau2._judge import (
+    TAU2_JUDGE_MODEL,
+    assertion_request,
+    judge_assertions,
+    judge_config,
+    parse_verdicts,
+    tau2_verdicts,
+)
 from supportsim.tau2._rules import (
     MAX_ERRORS,
     MAX_STEPS,
@@ -58,6 +67,8 @@ from supportsim.tau2._rules import (
     user_scenario_text,
     uses_tau2,
 )
+from supportsim.tau2._score import NO_JUDGE, Tau2Scoring, action_matches, tau2_score
+from supportsim.tau2._state import apply_changes, compact_state, state_changes, tau2_initial
 
 
 def conversation_rules() -> Tau2Rules:
@@ -65,25 +76,48 @@ def conversation_rules() -> Tau2Rules:
     return tau2_rules()
 
 
+def benchmark_scoring() -> Tau2Scoring:
+    """The scoring factory ``scoring/_benchmark.py`` registers (looked up on every use)."""
+    return Tau2Scoring()
+
+
 __all__ = [
+    "DATA_DIRNAME",
     "MAX_ERRORS",
     "MAX_STEPS",
+    "NO_JUDGE",
     "OUT_OF_SCOPE",
     "STOP",
     "STOP_TOKENS",
+    "TAU2_JUDGE_MODEL",
     "TRANSFER",
     "Tau2Customer",
     "Tau2Prompts",
     "Tau2Rules",
+    "Tau2Scoring",
+    "action_matches",
+    "apply_changes",
+    "assertion_request",
+    "benchmark_scoring",
     "build_tau2_customer",
+    "compact_state",
     "conversation_rules",
+    "judge_assertions",
+    "judge_config",
+    "parse_verdicts",
+    "retail_domain_for",
     "scenario_user_text",
+    "state_changes",
     "stop_reason",
     "tau2_agent_system_prompt",
+    "tau2_data_dir",
+    "tau2_initial",
     "tau2_prompts",
     "tau2_rules",
+    "tau2_score",
     "tau2_task_user_text",
     "tau2_user_system_prompt",
+    "tau2_verdicts",
     "tool_content",
     "user_scenario_text",
     "uses_tau2",

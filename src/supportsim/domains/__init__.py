@@ -29,7 +29,7 @@ from supportsim.domains._common import (
     common_tools,
     private_values_of,
 )
-from supportsim.domains._plugged import (
+from supportsim.domains._data_domains import (
     DataDomainFactory,
     DataDomainPlugin,
     plugged_domains,
@@ -40,7 +40,7 @@ from supportsim.domains._plugged import (
 def builtin_domains(scenario_paths: Iterable[str | os.PathLike[str]] = ()) -> dict[str, Domain]:
     """Every built-in domain by name (``mock`` is the test domain), plus a plug-in
     benchmark's data domain (``tau2_retail``) when the scenario paths carry the data its
-    import wrote (``supportsim import tau2``; ``_plugged.py``).
+    import wrote (``supportsim import tau2``; ``_data_domains.py``).
 
     Raises:
         ScenarioError: the plug-in's data is unreadable (tau2: two imports' data differ).

@@ -4,7 +4,7 @@
 holding the retail ``db.json`` and ``policy.md`` (and tau2's LICENSE): a run never needs
 the user's tau2-bench clone. ``tau2_retail`` is not a built-in (it needs that data), so
 ``builtin_domains(scenario_paths)`` adds it when a scenario path is, or contains, such a
-folder's parent: ``domains/_plugged.py`` registers ``retail_domain_for`` under the folder
+folder's parent: ``domains/_data_domains.py`` registers ``retail_domain_for`` under the folder
 name and imports this package only when such a folder is there. Two imports with different
 data in one run are refused: one domain name cannot stand for two databases.
 """
@@ -68,7 +68,7 @@ def _fingerprint(folder: Path) -> str:
 
 def retail_domain_for(paths: Iterable[str | os.PathLike[str]]) -> Tau2Domain | None:
     """The ``tau2_retail`` domain over the one ``tau2_data`` folder of ``paths``, or None
-    (the data-domain factory ``domains/_plugged.py`` registers).
+    (the data-domain factory ``domains/_data_domains.py`` registers).
 
     Raises:
         ScenarioError: the data is unreadable, or two folders' data differ.

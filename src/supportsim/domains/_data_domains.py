@@ -10,12 +10,12 @@ factory is looked up on every call, so tests may replace it.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from supportsim._imports import import_target
 from supportsim.domains._base import Domain
 
 DataDomainFactory = Callable[[Sequence[Path]], Domain | None]
@@ -43,8 +43,7 @@ class DataDomainPlugin:
         return False
 
     def build(self, paths: Sequence[Path]) -> Domain | None:
-        module, _, attribute = self.target.partition(":")
-        factory: DataDomainFactory = getattr(importlib.import_module(module), attribute)
+        factory: DataDomainFactory = import_target(self.target)
         return factory(paths)
 
 

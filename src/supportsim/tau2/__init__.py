@@ -7,7 +7,8 @@
   stop tokens and user simulator;
 - ``_score.py``: tau2's reward (``tau2_score``; ``Tau2Scoring``), ``_judge.py``: its
   NL-assertion judge;
-- ``_state.py``: a record's final state kept as tau2's hash and the changed records.
+- ``_state.py``: a record's final state kept as tau2's hash and the changed records;
+- ``_figures.py``: tau2's report figures (avg reward, pass^k, terminations).
 
 Nothing below this package imports it (``tests/test_layering.py``: it sits after
 ``scoring``). Each low package has an extension point that names a plug-in by
@@ -25,7 +26,8 @@ importing it; tau2 is registered there, in the package that owns the point:
   scenario to its ``BenchmarkScoring`` (tau2's reward is its own evaluator, not a Scorer).
 
 Packages above import it lazily, only for a tau2 scenario: ``store`` (``compact_state``),
-``rescore`` (``tau2_initial``, ``apply_changes``), ``batch`` (``judge_config``, with
+``rescore`` (``tau2_initial``, ``apply_changes``), ``report`` (``tau2_figures``, for an
+agent that ran a tau2 task), ``batch`` (``judge_config``, with
 ``--assertion-judge``), ``importers/tau2.py`` (``supportsim import tau2``). So a run without
 a tau2 scenario never imports it (``tests/tau2/test_tau2_import_cost.py``,
 ``tests/conversation/test_rules.py``).
@@ -37,9 +39,9 @@ Outside this package, because a package below or above it owns the concept:
   of a tau2 scenario (its gold actions, ``scenario/_plan.py``);
 - the ``tau2_`` end reasons in ``conversation/_transcript.py`` and ``ConversationMode``'s
   ``"tau2"`` (literals of the record and run-config schemas);
-- tau2's report figures ``report/_tau2.py`` and their schema ``store.Tau2Figures``
-  (``summary.json``): they read report's unit facts and write a store model, and both
-  packages sit above this one;
+- which units are tau2's and their figures' schema, ``report/_tau2.py`` and
+  ``store.Tau2Figures`` (``summary.json``): they read report's unit facts and build a store
+  model, and both packages sit above this one;
 - the importer ``importers/tau2.py`` (its own room, above this package).
 
 A second benchmark plugs in the same way without touching the core: a package of its own
@@ -57,6 +59,7 @@ against (``auto`` needs nothing).
 from __future__ import annotations
 
 from supportsim.tau2._data_dir import DATA_DIRNAME, retail_domain_for, tau2_data_dir
+from supportsim.tau2._figures import TaskUnit, Tau2Metrics, tau2_figures, tau2_pass_hat_ks
 from supportsim.tau2._judge import (
     TAU2_JUDGE_MODEL,
     assertion_request,
@@ -111,7 +114,9 @@ __all__ = [
     "STOP_TOKENS",
     "TAU2_JUDGE_MODEL",
     "TRANSFER",
+    "TaskUnit",
     "Tau2Customer",
+    "Tau2Metrics",
     "Tau2Prompts",
     "Tau2Rules",
     "Tau2Scoring",
@@ -131,7 +136,9 @@ __all__ = [
     "stop_reason",
     "tau2_agent_system_prompt",
     "tau2_data_dir",
+    "tau2_figures",
     "tau2_initial",
+    "tau2_pass_hat_ks",
     "tau2_prompts",
     "tau2_rules",
     "tau2_score",

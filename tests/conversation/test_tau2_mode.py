@@ -24,7 +24,6 @@ from convo_helpers import (
 )
 
 from supportsim.batch import Unit, UnitContext, run_unit
-from supportsim.domains.tau2_retail import Tau2Domain, db_hash, domain
 from supportsim.errors import ToolError
 from supportsim.scenario import Persona, Scenario, Tau2Instructions, Tau2Source, Tau2Task
 from supportsim.store import ConversationRecord
@@ -36,6 +35,7 @@ from supportsim.tau2 import (
     user_scenario_text,
     uses_tau2,
 )
+from supportsim.tau2.retail import Tau2Domain, db_hash, domain
 from supportsim.testing import MockLLMServer, Reply, call, reply, say
 
 DATA = Path(__file__).parents[1] / "fixtures" / "tau2"

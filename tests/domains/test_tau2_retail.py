@@ -18,7 +18,10 @@ from pydantic import ValidationError
 
 from supportsim.domains import builtin_domains
 from supportsim.domains.mock import domain as mock_domain
-from supportsim.domains.tau2_retail import (
+from supportsim.environment import CallRecord, Environment
+from supportsim.errors import ScenarioError, ToolError
+from supportsim.scenario import Scenario
+from supportsim.tau2.retail import (
     GATES,
     TOOLS,
     Tau2Domain,
@@ -28,11 +31,8 @@ from supportsim.domains.tau2_retail import (
     retail_dir,
     tau2_db,
 )
-from supportsim.domains.tau2_retail._data import base_db
-from supportsim.domains.tau2_retail._reads import evaluate
-from supportsim.environment import CallRecord, Environment
-from supportsim.errors import ScenarioError, ToolError
-from supportsim.scenario import Scenario
+from supportsim.tau2.retail._data import base_db
+from supportsim.tau2.retail._reads import evaluate
 
 DATA = Path(__file__).parents[1] / "fixtures" / "tau2"
 RETAIL = DATA / "domains" / "retail"

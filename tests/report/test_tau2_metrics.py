@@ -19,8 +19,9 @@ from report_helpers import make_record
 from rich.console import Console
 
 from supportsim.report import agent_summary, render_summary, summarise
-from supportsim.report._tau2 import tau2_metrics, tau2_pass_hat_ks
+from supportsim.report._tau2 import tau2_metrics
 from supportsim.store import ConversationRecord
+from supportsim.tau2 import tau2_pass_hat_ks
 
 
 def tau2_record(task: str, trial: int, *, reward: float, status: str = "completed") -> Any:

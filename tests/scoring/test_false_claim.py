@@ -195,7 +195,7 @@ async def test_the_template_is_scored_where_the_policy_states_it(
 
 
 def test_every_domain_maps_only_its_own_writes_to_known_actions() -> None:
-    from supportsim.domains import tau2_retail
+    from supportsim.tau2 import retail as tau2_retail
 
     domains = [*builtin_domains().values()]
     for domain in domains:

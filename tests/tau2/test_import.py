@@ -18,9 +18,10 @@ from supportsim._yaml import read_yaml
 from supportsim.authoring import Tau2ImportError, import_tau2
 from supportsim.cli import app
 from supportsim.conversation import Transcript
-from supportsim.domains import builtin_domains, tau2_data_dir
+from supportsim.domains import builtin_domains
 from supportsim.errors import InputError, ScenarioError
 from supportsim.scenario import Scenario, Tau2Task
+from supportsim.tau2 import tau2_data_dir
 
 
 def cli(*args: str) -> Result:

@@ -22,7 +22,7 @@ PROBE = textwrap.dedent(
         customer="scripted", out=sys.argv[3], trials=1,
     ))
     assert result.status == "completed", result.status
-    print(sorted(m for m in sys.modules if "tau2_retail" in m))
+    print(sorted(m for m in sys.modules if "tau2.retail" in m))
     """
 )
 
@@ -52,4 +52,4 @@ def test_a_run_with_a_tau2_scenario_imports_it(imported: Path, tmp_path: Path):
     # the file) shows the package.
     one = sorted(imported.glob("tau2_retail_*.yaml"))[0]
     modules = tau2_modules_of_a_run(one, PERSONAS, tmp_path / "runs")
-    assert "'supportsim.domains.tau2_retail'" in modules
+    assert "'supportsim.tau2.retail'" in modules

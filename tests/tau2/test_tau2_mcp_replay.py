@@ -12,10 +12,10 @@ from mcp.client.streamable_http import streamable_http_client
 from tau2_helpers import EXPECTED, PERSONAS
 
 from supportsim.domains import DomainCatalogue, builtin_domains
-from supportsim.domains.tau2_retail import db_hash
 from supportsim.environment import Environment, McpHost
 from supportsim.scenario import load_personas, load_scenarios
 from supportsim.scoring import CONCEPTS
+from supportsim.tau2.retail import db_hash
 
 # Tasks with one write, with two, and one whose gold path has an action that
 # raises on tau2's tools (its error text must travel unchanged too).

@@ -13,10 +13,10 @@ from tau2_helpers import EXPECTED, PERSONAS
 
 from supportsim.batch import RunRequest, execute, prepare_run
 from supportsim.cli import load_inputs
-from supportsim.domains.tau2_retail import db_hash
 from supportsim.rescore import rescore_run
 from supportsim.store import ConversationRecord, iter_records
-from supportsim.store._tau2_state import apply_changes, state_changes, tau2_initial
+from supportsim.tau2 import apply_changes, state_changes, tau2_initial
+from supportsim.tau2.retail import db_hash
 from supportsim.testing import MockLLMServer, say
 
 IDS = ["tau2_retail_0", "tau2_retail_2"]  # 0 has no nl_assertions, 2 has

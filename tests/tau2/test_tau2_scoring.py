@@ -17,22 +17,21 @@ from tau2_helpers import EXPECTED, PERSONAS
 
 from supportsim.cli import load_inputs
 from supportsim.conversation import Message, Transcript
-from supportsim.domains.tau2_retail import db_hash
 from supportsim.environment import CallRecord
 from supportsim.llm import make_client, parse_model_spec, resolve_credentials
 from supportsim.scenario import Scenario, Tau2Task
-from supportsim.scoring import (
+from supportsim.scoring import AssertionVerdict, oracle_run
+from supportsim.tau2 import (
     NO_JUDGE,
     TAU2_JUDGE_MODEL,
-    AssertionVerdict,
     assertion_request,
     judge_assertions,
     judge_config,
-    oracle_run,
     parse_verdicts,
     tau2_score,
 )
-from supportsim.scoring._tau2_judge import SYSTEM_PROMPT, conversation_text
+from supportsim.tau2._judge import SYSTEM_PROMPT, conversation_text
+from supportsim.tau2.retail import db_hash
 from supportsim.testing import MockLLMServer, say
 
 
@@ -290,7 +289,7 @@ def test_an_unreadable_judge_reply_is_a_failing_verdict(reply: str, met: list[bo
 def test_the_action_rule_compares_every_argument_sent_without_compare_args() -> None:
     """compare_args None compares every argument the call sent (tau2's rule)."""
     from supportsim.scenario import Tau2Action
-    from supportsim.scoring import action_matches
+    from supportsim.tau2 import action_matches
 
     action = Tau2Action(action_id="a", name="get_order_details", arguments={"order_id": "#W1"})
 

@@ -45,7 +45,7 @@ from supportsim.scenario import (
     load_suites,
     select_suite,
 )
-from supportsim.scoring import StatementJudge, judge_config
+from supportsim.scoring import StatementJudge
 from supportsim.workspace import Workspace, load_inputs
 
 
@@ -290,4 +290,6 @@ def assertion_judge(
     base = parse_model_spec(config.assertion_judge, models)
     resolved = resolve_credentials(base, env, purpose="assertion judge").config
     name = f"{base.name} (assertion judge)"
+    from supportsim.tau2 import judge_config  # only a run with an assertion judge pays it
+
     return judge_config(resolved).model_copy(update={"name": name})

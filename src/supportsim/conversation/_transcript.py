@@ -23,7 +23,7 @@ EndReason = Literal[
     "tau2_transfer",
     "tau2_out_of_scope",
 ]
-"""Why the Customer ended; the ``tau2_`` reasons are tau2's user stop tokens (``_tau2.py``)."""
+"""Why the Customer ended; the ``tau2_`` reasons are tau2's user stop tokens (``tau2/_rules``)."""
 Status = Literal["completed", "infra_error", "simulator_fault", "harness_error"]
 ABNORMAL: frozenset[Termination] = frozenset({"max_turns", "timeout", "error"})
 

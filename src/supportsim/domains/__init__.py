@@ -29,16 +29,22 @@ from supportsim.domains._common import (
     common_tools,
     private_values_of,
 )
+from supportsim.domains._data_domains import (
+    DataDomainFactory,
+    DataDomainPlugin,
+    plugged_domains,
+    register_data_domain,
+)
 from supportsim.domains._plugins import add_domains, load_domain, resolve_domain_spec
-from supportsim.domains._tau2_data import DATA_DIRNAME, tau2_data_dir
 
 
 def builtin_domains(scenario_paths: Iterable[str | os.PathLike[str]] = ()) -> dict[str, Domain]:
-    """Every built-in domain by name (``mock`` is the test domain), plus ``tau2_retail``
-    when the scenario paths carry imported tau2 data (``supportsim import tau2``).
+    """Every built-in domain by name (``mock`` is the test domain), plus a plug-in
+    benchmark's data domain (``tau2_retail``) when the scenario paths carry the data its
+    import wrote (``supportsim import tau2``; ``_data_domains.py``).
 
     Raises:
-        ScenarioError: the tau2 data is unreadable or two imports' data differ.
+        ScenarioError: the plug-in's data is unreadable (tau2: two imports' data differ).
     """
     from supportsim.domains import mock
 
@@ -51,21 +57,18 @@ def builtin_domains(scenario_paths: Iterable[str | os.PathLike[str]] = ()) -> di
                 raise
             continue
         found.append(module.domain())
-    data = tau2_data_dir(scenario_paths)
-    if data is not None:
-        from supportsim.domains import tau2_retail
-
-        found.append(tau2_retail.domain(data))
+    found += plugged_domains(scenario_paths)
     return {d.name: d for d in found}
 
 
 __all__ = [
     "COMMON_ACTIONS",
-    "DATA_DIRNAME",
     "KB_TOOL",
     "TRANSFER_TOOL",
     "Args",
     "Article",
+    "DataDomainFactory",
+    "DataDomainPlugin",
     "Domain",
     "DomainCatalogue",
     "DomainState",
@@ -80,8 +83,9 @@ __all__ = [
     "common_tools",
     "deep_merge",
     "load_domain",
+    "plugged_domains",
     "private_values_of",
+    "register_data_domain",
     "resolve_domain_spec",
-    "tau2_data_dir",
     "tool",
 ]

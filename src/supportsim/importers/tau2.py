@@ -34,8 +34,6 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from supportsim.domains import DATA_DIRNAME
-from supportsim.domains.tau2_retail import Tau2Domain, db_hash, domain, retail_dir
 from supportsim.environment import Environment
 from supportsim.errors import InputError, Problem, ScenarioError
 from supportsim.scenario import (
@@ -47,6 +45,8 @@ from supportsim.scenario import (
     Tau2Source,
     Tau2Task,
 )
+from supportsim.tau2 import DATA_DIRNAME
+from supportsim.tau2.retail import Tau2Domain, db_hash, domain, retail_dir
 
 Split = Literal["train", "test", "base"]
 DEFAULT_PERSONA = "calm_precise"

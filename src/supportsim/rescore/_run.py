@@ -42,14 +42,12 @@ from supportsim.store import (
     PreviousVerdict,
     RescoredRecord,
     RunLock,
-    apply_changes,
     check_record,
     iter_records,
     read_plan,
     read_rescored,
     split_planned,
     stored_wire,
-    tau2_initial,
     write_rescored,
 )
 
@@ -203,7 +201,7 @@ def _why_not(
         return f"scenario {record.scenario_id!r} is not in the scenario set"
     if record.calls is None or (record.final_state is None and record.state_changes is None):
         return "recorded before records kept the call log and final state"
-    if record.final_state is None and tau2_initial(scenario) is None:
+    if record.final_state is None and _tau2_initial(scenario) is None:
         return "its tau2 state changes need the tau2_data folder beside the scenario file"
     if record.domain and scenario.domain != record.domain:
         return f"the scenario now uses domain {scenario.domain!r}; the run used {record.domain!r}"
@@ -363,7 +361,9 @@ async def rescore_run(
                 references[scenario.id] = await reference_state(domain, scenario)
             final = None
             if record.final_state is None and record.state_changes is not None:
-                initial = tau2_initial(scenario)
+                from supportsim.tau2 import apply_changes
+
+                initial = _tau2_initial(scenario)
                 assert initial is not None  # _why_not checked it
                 final = apply_changes(initial, record.state_changes)
             verdicts = [
@@ -417,3 +417,11 @@ async def rescore_run(
         judge=tally,
         judge_failed=judge_failed,
     )
+
+
+def _tau2_initial(scenario: Scenario) -> dict[str, Any] | None:
+    """A tau2 record's initial state (only a record kept as state changes asks, so only a
+    tau2 run imports the plug-in)."""
+    from supportsim.tau2 import tau2_initial
+
+    return tau2_initial(scenario)

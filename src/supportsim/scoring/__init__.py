@@ -1,10 +1,17 @@
 """Deterministic scoring: checks, strict / partial, pass^k and interval statistics."""
 
+from supportsim.scoring._benchmark import (
+    BenchmarkScoring,
+    JudgeCall,
+    ScoringPlugin,
+    register_scoring,
+)
 from supportsim.scoring._checks import (
     Answer,
     AssertionVerdict,
     Check,
     CheckKind,
+    CheckRole,
     Judged,
     Quote,
     Score,
@@ -12,6 +19,7 @@ from supportsim.scoring._checks import (
 from supportsim.scoring._data_block import data_block, json_line
 from supportsim.scoring._judge_model import statement_judge_for
 from supportsim.scoring._oracle_check import oracle_run
+from supportsim.scoring._partial import partial_of
 from supportsim.scoring._questions import CONCEPT_MEANINGS, Question, item_words
 from supportsim.scoring._reading import Reading, read_statement
 from supportsim.scoring._score import (
@@ -45,15 +53,6 @@ from supportsim.scoring._statement_judge import (
     question_request,
 )
 from supportsim.scoring._stats import mean_pass_hat_k, pass_hat_k, percentile, wilson_interval
-from supportsim.scoring._tau2 import NO_JUDGE, action_matches, tau2_score
-from supportsim.scoring._tau2_judge import (
-    TAU2_JUDGE_MODEL,
-    assertion_request,
-    judge_assertions,
-    judge_config,
-    parse_verdicts,
-    tau2_verdicts,
-)
 from supportsim.scoring._workflow import step_checks
 from supportsim.scoring.text.facts._read import ReadFact
 
@@ -62,14 +61,15 @@ __all__ = [
     "CONCEPTS",
     "CONCEPT_MEANINGS",
     "MESSAGES_TAG",
-    "NO_JUDGE",
     "SYSTEM_PROMPT",
-    "TAU2_JUDGE_MODEL",
     "VERDICT_TOOL",
     "Answer",
     "AssertionVerdict",
+    "BenchmarkScoring",
     "Check",
     "CheckKind",
+    "CheckRole",
+    "JudgeCall",
     "Judged",
     "Question",
     "Quote",
@@ -78,10 +78,9 @@ __all__ = [
     "Reference",
     "Score",
     "Scorer",
+    "ScoringPlugin",
     "StatementJudge",
     "Verdicts",
-    "action_matches",
-    "assertion_request",
     "assertion_verdicts",
     "check_scorers",
     "data_block",
@@ -89,8 +88,6 @@ __all__ = [
     "forbidden_checks",
     "item_words",
     "json_line",
-    "judge_assertions",
-    "judge_config",
     "judge_questions",
     "judged_check",
     "load_scorer",
@@ -98,21 +95,20 @@ __all__ = [
     "mean_pass_hat_k",
     "oracle_run",
     "outcome_check",
-    "parse_verdicts",
+    "partial_of",
     "pass_hat_k",
     "percentile",
     "prompt_sha256",
     "question_request",
     "read_statement",
     "reference_state",
+    "register_scoring",
     "score",
     "state_checks",
     "statement_judge_for",
     "statement_questions",
     "step_checks",
     "summarise",
-    "tau2_score",
-    "tau2_verdicts",
     "wilson_interval",
 ]
 

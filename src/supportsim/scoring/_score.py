@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.domains import TRANSFER_TOOL, Domain, Tool
 from supportsim.environment import Environment
-from supportsim.llm import LLMRequest, LLMResponse
+from supportsim.llm import LLMResponse
 from supportsim.scenario import Forbidden, PlannedCall, Scenario, reference_plan
+from supportsim.scoring._benchmark import JudgeCall, benchmark_scoring, claimed
 from supportsim.scoring._checks import AssertionVerdict, Check, CheckRole, Score
 from supportsim.scoring._partial import partial_of
 from supportsim.scoring._questions import Question, disclosure_question
@@ -25,8 +26,6 @@ from supportsim.scoring._scorer import (
     run_scorer,
 )
 from supportsim.scoring._statement_judge import QuestionLog, Verdicts, judged_check
-from supportsim.scoring._tau2 import tau2_score
-from supportsim.scoring._tau2_judge import tau2_verdicts
 from supportsim.scoring._templates import template_checks
 from supportsim.scoring._workflow import Rules, args_match, step_checks
 from supportsim.scoring.text._text import search
@@ -59,13 +58,15 @@ def score(
 
     Every check comes from a Scorer (``_scorer.py``): the built-in kinds, then the domain's
     and the scenario's plug-ins. ``initial``: the scenario's initial state dump, when the
-    caller scores many conversations of one scenario (computed here otherwise). An imported
-    tau2 scenario is scored the way tau2 scores it (``_tau2.py``: tau2's reward is its own
-    evaluator, not a Scorer), with the assertion judge's ``verdicts``. ``statements``: the
+    caller scores many conversations of one scenario (computed here otherwise). A scenario a
+    plug-in benchmark claims (``_benchmark.py``; an imported tau2 task) is scored the way
+    that benchmark scores it (tau2's reward is its own evaluator, not a Scorer:
+    ``supportsim.tau2``), with its assertion judge's ``verdicts``. ``statements``: the
     statement judge's verdicts by prompt hash (``statement_questions`` says which questions
     to ask), None for rules only: communication checks then keep the rules' verdict."""
-    if scenario.tau2 is not None:
-        return tau2_score(scenario, transcript, reference, verdicts=verdicts)
+    benchmark = benchmark_scoring(scenario)
+    if benchmark is not None:
+        return benchmark.score(scenario, transcript, reference, verdicts=verdicts)
     ref = make_reference(scenario, domain, reference, initial, statements)
     checks = [
         check
@@ -85,8 +86,9 @@ def statement_questions(
 ) -> list[Question]:
     """The statement judge's questions for one conversation: exactly those its scoring
     looks a verdict up for (the conversation is scored once with a ``QuestionLog``), in the
-    order the checks ask them. None for a tau2 scenario (tau2 has its own judge)."""
-    if scenario.tau2 is not None:
+    order the checks ask them. None for a scenario a plug-in benchmark scores (tau2 has its
+    own judge)."""
+    if claimed(scenario) is not None:
         return []
     log = QuestionLog()
     score(scenario, domain, transcript, reference, initial=initial, statements=log)
@@ -96,16 +98,20 @@ def statement_questions(
 async def assertion_verdicts(
     scenario: Scenario,
     transcript: Transcript,
-    call: Callable[[LLMRequest], Awaitable[LLMResponse]] | None,
+    call: JudgeCall | None,
 ) -> tuple[list[AssertionVerdict] | None, LLMResponse | None]:
     """The verdicts of an imported benchmark's own assertion judge that ``score`` takes as
-    ``verdicts`` (tau2's NL_ASSERTION, ``_tau2_judge.py``), with the judge's response;
-    ``(None, None)`` without a judge (``call`` None) or when the scenario needs none.
+    ``verdicts`` (tau2's NL_ASSERTION, ``supportsim.tau2``), with the judge's response;
+    ``(None, None)`` without a judge (``call`` None) or when the scenario needs none (one no
+    plug-in benchmark claims: its module is not imported).
 
     Raises:
         ProviderError: the judge's provider failed.
     """
-    return await tau2_verdicts(scenario, transcript, call)
+    benchmark = benchmark_scoring(scenario)
+    if benchmark is None:
+        return None, None
+    return await benchmark.assertion_verdicts(scenario, transcript, call)
 
 
 def score_steps(scenario: Scenario, transcript: Transcript, ref: Reference) -> list[Check]:

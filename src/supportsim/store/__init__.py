@@ -106,7 +106,6 @@ from supportsim.store._schemas import (
     run_dir_problems,
     write_doc,
 )
-from supportsim.store._tau2_state import apply_changes, tau2_initial
 
 __all__ = [
     "CONVERSATIONS",
@@ -173,7 +172,6 @@ __all__ = [
     "ToolCallRecord",
     "TrialCell",
     "WorkersInfo",
-    "apply_changes",
     "apply_rescored",
     "build_record",
     "check_record",
@@ -200,7 +198,6 @@ __all__ = [
     "split_planned",
     "stored_verdict",
     "stored_wire",
-    "tau2_initial",
     "unit_key",
     "with_loop_lag",
     "write_doc",

@@ -21,7 +21,6 @@ from supportsim.environment import CallRecord
 from supportsim.llm import WireTiming
 from supportsim.scenario import FaultKind, Scenario
 from supportsim.scoring import Check, CheckKind, Judged, Quote, Score
-from supportsim.store._tau2_state import compact_state
 
 SCHEMA_VERSION = 2
 """Version 2: an unscored unit (any status but completed) has ``strict`` and ``partial``
@@ -325,7 +324,13 @@ def build_record(
 ) -> ConversationRecord:
     """The record of one unit; ``score`` is None when the conversation did not complete.
     ``statement_judge``: the judge's name (None: rules only)."""
-    compact = compact_state(scenario, transcript.final_state) if transcript.final_state else None
+    compact = None
+    if transcript.final_state and scenario.tau2 is not None:
+        # tau2's final state is stored as its hash and changes (``supportsim.tau2._state``);
+        # only a tau2 scenario imports the plug-in.
+        from supportsim.tau2 import compact_state
+
+        compact = compact_state(scenario, transcript.final_state)
     agent_calls = [c for c in transcript.llm_calls if c.role == "agent"]
     customer_calls = [c for c in transcript.llm_calls if c.role == "customer"]
     return ConversationRecord.model_validate(

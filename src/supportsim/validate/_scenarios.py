@@ -65,7 +65,7 @@ def state_hash(state: Mapping[str, object], domain: Domain | None = None) -> str
     for the tau2_retail domain, tau2's database hash (what tau2's DB reward compares)."""
     # A Tau2Domain exists only once its package is imported: a run without tau2 never pays
     # that import here.
-    retail = sys.modules.get("supportsim.domains.tau2_retail")
+    retail = sys.modules.get("supportsim.tau2.retail")
     if retail is not None and isinstance(domain, retail.Tau2Domain):
         return str(retail.db_hash(state))
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()

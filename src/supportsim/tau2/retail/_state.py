@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
-from supportsim.domains._base import DomainState
+from supportsim.domains import DomainState
 
 TABLES = ("products", "users", "orders")
 """tau2's ``RetailDB`` fields, in its order."""

@@ -15,7 +15,8 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from supportsim.domains.tau2_retail._state import (
+from supportsim.errors import ToolError
+from supportsim.tau2.retail._state import (
     Order,
     PaymentMethod,
     Product,
@@ -23,8 +24,7 @@ from supportsim.domains.tau2_retail._state import (
     User,
     Variant,
 )
-from supportsim.domains.tau2_retail._tooling import tau2_tool
-from supportsim.errors import ToolError
+from supportsim.tau2.retail._tooling import tau2_tool
 
 # --- lookups (tau2's messages) --------------------------------------------------------------
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from supportsim.domains import tau2_data_dir
 from supportsim.scenario import Scenario
+from supportsim.tau2._data_dir import tau2_data_dir
 
 
 def tau2_initial(scenario: Scenario) -> dict[str, Any] | None:
@@ -37,7 +37,7 @@ def tau2_initial(scenario: Scenario) -> dict[str, Any] | None:
 
 @functools.lru_cache(maxsize=8)
 def _initial(data: str, state: str) -> dict[str, Any]:
-    from supportsim.domains.tau2_retail import domain  # only a tau2 run pays its import
+    from supportsim.tau2.retail import domain  # only a tau2 run pays its import
 
     return domain(data).initial_state(orjson.loads(state)).model_dump(mode="json")
 
@@ -80,6 +80,6 @@ def compact_state(scenario: Scenario, final: Mapping[str, Any]) -> dict[str, Any
     initial = tau2_initial(scenario)
     if initial is None:
         return None
-    from supportsim.domains.tau2_retail import db_hash
+    from supportsim.tau2.retail import db_hash
 
     return {"state_sha256": db_hash(final), "state_changes": state_changes(final, initial)}

@@ -24,6 +24,10 @@ that ask for something; DB and ACTION are ends, credited in proportion to the wo
 done; a component met because the task asks nothing of it (no strings, no assertions, no
 database criteria) earns nothing. An Agent that calls no gold action and says nothing
 asked for earns 0.
+
+``Tau2Scoring`` is what scoring's ``register_scoring("tau2", ...)`` (``scoring/_benchmark.py``)
+loads for a scenario with ``Scenario.tau2``: ``tau2_score`` and the assertion judge's
+``tau2_verdicts`` (``_judge.py``).
 """
 
 from __future__ import annotations
@@ -34,9 +38,10 @@ from typing import Any
 
 from supportsim.conversation import ABNORMAL, Transcript
 from supportsim.environment import CallRecord
+from supportsim.llm import LLMResponse
 from supportsim.scenario import Scenario, Tau2Action, Tau2Task
-from supportsim.scoring._checks import AssertionVerdict, Check, CheckRole, Score
-from supportsim.scoring._partial import partial_of
+from supportsim.scoring import AssertionVerdict, Check, CheckRole, JudgeCall, Score, partial_of
+from supportsim.tau2._judge import tau2_verdicts
 
 NO_JUDGE = "not judged: run with --assertion-judge MODEL to score NL_ASSERTION"
 
@@ -107,7 +112,7 @@ def _role(component_id: str, task: Tau2Task) -> CheckRole:
 
 def db_check(final: Mapping[str, Any], reference: Mapping[str, Any]) -> Check:
     """tau2's DB component: whole-database hash equality with the gold replay."""
-    from supportsim.domains.tau2_retail import db_hash  # only a tau2 run pays its import
+    from supportsim.tau2.retail import db_hash  # only a tau2 run pays its import
 
     got, want = db_hash(final), db_hash(reference)
     if got == want:
@@ -198,3 +203,22 @@ def action_diagnostics(task: Tau2Task, calls: Sequence[CallRecord]) -> list[Chec
             Check(f"action:{action.action_id}", "diagnostic", hit, f"{action.name} {reason}")
         )
     return out
+
+
+class Tau2Scoring:
+    """tau2's reward as a ``scoring.BenchmarkScoring``: ``tau2_score`` and ``tau2_verdicts``."""
+
+    def score(
+        self,
+        scenario: Scenario,
+        transcript: Transcript,
+        reference: Mapping[str, Any],
+        *,
+        verdicts: Sequence[AssertionVerdict] | None = None,
+    ) -> Score:
+        return tau2_score(scenario, transcript, reference, verdicts=verdicts)
+
+    async def assertion_verdicts(
+        self, scenario: Scenario, transcript: Transcript, call: JudgeCall | None
+    ) -> tuple[list[AssertionVerdict] | None, LLMResponse | None]:
+        return await tau2_verdicts(scenario, transcript, call)

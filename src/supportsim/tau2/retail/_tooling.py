@@ -17,7 +17,7 @@ from typing import Any, get_type_hints
 import docstring_parser
 from pydantic import Field, create_model
 
-from supportsim.domains._base import Args, Tool, ToolKind
+from supportsim.domains import Args, Tool, ToolKind
 
 
 def description_of(docstring: str) -> tuple[str, dict[str, str]]:

@@ -19,9 +19,9 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from supportsim.domains._base import deep_merge
-from supportsim.domains.tau2_retail._state import TABLES, Tau2RetailState
+from supportsim.domains import deep_merge
 from supportsim.errors import Problem, ScenarioError
+from supportsim.tau2.retail._state import TABLES, Tau2RetailState
 
 DOMAIN_SUBDIR = Path("domains") / "retail"
 

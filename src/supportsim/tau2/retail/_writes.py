@@ -18,22 +18,22 @@ Docstrings: tau2's (MIT, Sierra Research), verbatim; they are the Agent's prompt
 
 from __future__ import annotations
 
-from supportsim.domains.tau2_retail._reads import (
+from supportsim.errors import ToolError
+from supportsim.tau2.retail._reads import (
     count_missing,
     order_of,
     payment_method_of,
     user_of,
     variant_of,
 )
-from supportsim.domains.tau2_retail._state import (
+from supportsim.tau2.retail._state import (
     GiftCard,
     OrderPayment,
     Tau2RetailState,
     UserAddress,
     Variant,
 )
-from supportsim.domains.tau2_retail._tooling import tau2_tool
-from supportsim.errors import ToolError
+from supportsim.tau2.retail._tooling import tau2_tool
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
 

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from supportsim.conversation import ABNORMAL, Message, Transcript
 from supportsim.llm import LLMMessage, LLMRequest, LLMResponse, ModelConfig
 from supportsim.scenario import Scenario
-from supportsim.scoring._checks import AssertionVerdict
+from supportsim.scoring import AssertionVerdict
 
 TAU2_JUDGE_MODEL = "openai:gpt-4.1"
 """The judge tau2's leaderboard used (``DEFAULT_LLM_NL_ASSERTIONS``)."""

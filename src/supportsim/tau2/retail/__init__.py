@@ -25,13 +25,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from supportsim.domains._base import Domain, DomainState, Tool
-from supportsim.domains.tau2_retail import _reads as r
-from supportsim.domains.tau2_retail import _writes as w
-from supportsim.domains.tau2_retail._data import base_db, retail_dir, with_overrides
-from supportsim.domains.tau2_retail._state import TABLES, Tau2RetailState, hash_of_db, tau2_db
+from supportsim.domains import Domain, DomainState, Tool
 from supportsim.errors import Problem, ScenarioError
 from supportsim.scenario import Action
+from supportsim.tau2.retail import _reads as r
+from supportsim.tau2.retail import _writes as w
+from supportsim.tau2.retail._data import base_db, retail_dir, with_overrides
+from supportsim.tau2.retail._state import TABLES, Tau2RetailState, hash_of_db, tau2_db
 
 NAME = "tau2_retail"
 

@@ -13,3 +13,5 @@ Nothing here knows a Check: the checks (``scoring``) read text through these mod
 never the other way (``tests/test_layering.py``). Modules are imported where used, so
 importing this package costs nothing.
 """
+
+__all__: list[str] = []  # modules are imported where used; nothing is re-exported

@@ -133,6 +133,17 @@ def test_the_install_is_not_the_checkout(installed: Path, tmp_path: Path) -> Non
     }
     installed_domains = Path(where).parent / "domains"
     assert [str(p) for p in data if not (installed_domains / p).is_file()] == []
+    # And every other data file of the package (lexicons, the shipped reading tables, tau2's
+    # prompts, the statement corpus): one missing is silently rebuilt or breaks a run later.
+    package = REPO / "src" / "supportsim"
+    files = [
+        p.relative_to(package)
+        for p in sorted(package.rglob("*"))
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+    ]
+    assert any(p.name == "shipped_tables.json" for p in files)
+    site = Path(where).parent
+    assert [str(p) for p in files if not (site / p).is_file()] == []
 
 
 def test_smoke_suite_runs_from_any_directory(installed: Path, tmp_path: Path) -> None:

@@ -87,3 +87,19 @@ def test_other_package_versions_ignore_the_file(monkeypatch: pytest.MonkeyPatch)
 def test_a_read_back_cardinal_table_spells_numbers():
     assert _facts_words.cardinals("de")["zweihundertvierundzwanzig"] == 224
     assert _facts_words.cardinals("en")["two hundred forty five"] == 245
+
+
+def test_a_table_name_declared_twice_is_refused() -> None:
+    """Tables are named by module and function; two modules of one last name (``text/_text``
+    and ``text/facts/_text``) must not let one table's data serve the other."""
+    name = next(iter(_shipped.TABLES))
+    module, function = name.split(".", 1)
+
+    def twin() -> dict[str, int]:
+        return {}
+
+    twin.__module__ = f"supportsim.elsewhere.{module}"
+    twin.__name__ = function
+    with pytest.raises(RuntimeError, match="declared twice"):
+        _shipped.shipped(over=[()])(twin)
+    assert _shipped.TABLES[name].build is not twin  # the first stands

@@ -16,11 +16,11 @@ tests may replace it.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from supportsim._imports import import_target
 from supportsim.conversation._participants import Agent, Customer
 from supportsim.conversation._prompts import agent_system_prompt
 from supportsim.conversation._specs import CallerFor, CustomerSpec, build_customer
@@ -158,10 +158,7 @@ class RulesPlugin:
     claims: Callable[[Scenario], bool]
 
     def load(self) -> ConversationRules:
-        module, _, attribute = self.target.partition(":")
-        factory: Callable[[], ConversationRules] = getattr(
-            importlib.import_module(module), attribute
-        )
+        factory: Callable[[], ConversationRules] = import_target(self.target)
         return factory()
 
 

@@ -2,11 +2,11 @@
 
 One entry point for ``say`` steps, ``disclose`` rules and the templates, so a statement is
 recognised the same way whether it is required or forbidden. Matching is by meaning: typed
-facts by value in the scenario's language and English (``_facts``), concepts by the act
-reading (``_acts``: "I've refunded" states refunding, "would you like a refund?" does not)
-and the shared lexicons plus the scenario's own additions (``_lexicon``, clause-scoped
-negation), phrases after folding case, typography and spacing on word boundaries
-(``_text``).
+facts by value in the scenario's language and English (``text/facts/_read``), concepts by
+the act reading (``text/_acts``: "I've refunded" states refunding, "would you like a
+refund?" does not) and the shared lexicons plus the scenario's own additions
+(``text/_lexicon``, clause-scoped negation), phrases after folding case, typography and
+spacing on word boundaries (``text/_text``).
 """
 
 from __future__ import annotations

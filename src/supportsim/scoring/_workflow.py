@@ -292,7 +292,7 @@ class _Finder:
         reports, no other value than the expected ones: the step's typed items and the
         ``reported`` values (ids the write it reports was made with). A message that gives
         the act another value ("I have refunded CH-777" when CH-778 is expected) does not
-        say the step (``_facts_roles`` defines the act's value)."""
+        say the step (``text/facts/_roles`` defines the act's value)."""
         items = step.say or []
         refusal = any(it.concept in NEGATIVE_CONCEPTS for it in items)
         expected = [f for it in items if (f := as_fact(it)) is not None] + list(reported)

@@ -1,7 +1,7 @@
 """The fact matchers' reading tables, shipped precomputed with the package.
 
 Month, weekday, day-period, currency and unit names come from Babel's CLDR data and the
-numbers 0-999 are spelled by num2words (``_facts_vocab``, ``_facts_words``). Building them
+numbers 0-999 are spelled by num2words (``facts/_vocab``, ``facts/_words``). Building them
 took about 0.8 s of CPU on the first score of every process (the ``other_customer`` check
 reads values in all four languages, so every process builds every language's tables), and
 a run with ``--workers N`` paid it N + 1 times. Each builder decorated with
@@ -77,6 +77,8 @@ def shipped(over: Iterable[tuple[Any, ...]]) -> Callable[[Callable[P, T]], Calla
 
     def decorate(build: Callable[P, T]) -> Callable[P, T]:
         name = f"{build.__module__.rsplit('.', 1)[-1]}.{build.__name__}"
+        if name in TABLES:  # two modules of one last name: one table would serve the other
+            raise RuntimeError(f"shipped table {name!r} is declared twice")
         table = TABLES[name] = Table(name, build, over)
         make: Callable[..., Any] = build
 

@@ -1,5 +1,5 @@
 """Numbers in folded text, and the kinds that are a number with a unit: percent, duration
-(money has its own module, ``_facts_money``).
+(money has its own module, ``_money``).
 
 A number is read with every separator style of the languages in play ("1,234.50" in
 English, "1.234,50" in German and Spanish, "1 234,50" in French, "1'234.50" in Swiss German);

@@ -6,7 +6,7 @@ wants 14:00 must accept "2 pm" and "14 Uhr", but never "100", "10.50" or "4:00".
 is never looked for by spelling: every statement of its kind is read out of the text (in the
 scenario's language and in English, which Agents fall back to) and compared by value.
 Locale data (month names, separators, currency symbols, unit words, day periods) comes from
-Babel; see ``_facts_vocab``. Callers: ``_say`` (say steps and disclosures) and the
+Babel; see ``_vocab``. Callers: ``_say`` (say steps and disclosures) and the
 perturbation tester, which rewords reference conversations with :func:`renderings`.
 """
 

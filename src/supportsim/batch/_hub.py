@@ -103,6 +103,10 @@ class _Job:
     unit: Unit
     future: asyncio.Future[Finished[Any] | None] | None = None
     losses: list[_Loss] = field(default_factory=list)
+    got: bool = False
+    """The worker it was last sent to said it has it (``got``): only then is that worker's
+    death one the unit was in flight for. Two workers killed at once can have the first
+    one's unit sent to the second before its death is seen; that death is not the unit's."""
 
 
 class Hub:
@@ -308,14 +312,15 @@ class Hub:
         twice."""
         job = _Job(unit)
         while True:
-            if len(job.losses) >= SUSPECT_AFTER:
+            before = len(job.losses)
+            if before >= SUSPECT_AFTER:
                 async with self._isolation:
                     result = await self._attempt(job, alone=True)
             else:
                 result = await self._attempt(job, alone=False)
             if not isinstance(result, _Lost):
                 return result
-            if job.losses[-1].alone:
+            if len(job.losses) > before and job.losses[-1].alone:
                 return self._poison_record(job)
             if self.stopping or self.failure is not None:
                 return None
@@ -326,6 +331,7 @@ class Hub:
             return None
         unit = job.unit
         job.future = asyncio.get_running_loop().create_future()
+        job.got = False
         worker.units[unit.unit_id] = job
         worker.send({"t": "unit", "unit": [unit.scenario_id, unit.agent, unit.trial]})
         if alone:
@@ -402,7 +408,8 @@ class Hub:
         self.lost += 1
         self.barren += 1
         for job in jobs:
-            job.losses.append(_Loss(f"{worker.worker_id} {how}", alone=job is self._isolated))
+            if job.got:  # it reached this worker: the death counts for it (see _Job.got)
+                job.losses.append(_Loss(f"{worker.worker_id} {how}", alone=job is self._isolated))
             if job.future is not None and not job.future.done():
                 job.future.set_result(None)
         refused = how.startswith("refused")
@@ -506,6 +513,9 @@ class Hub:
             self._add_stats(header["d"])
         elif kind == "beat":
             worker.cpu_s = float(header["cpu"])
+        elif kind == "got":
+            if (job := worker.units.get(header["unit"])) is not None:
+                job.got = True
         elif kind == "permits":
             self.permits += int(header["n"])
             self.permit_s += float(header["s"])

@@ -311,6 +311,7 @@ async def _loop(
                     units.pop(key, None)
 
                 task.add_done_callback(forget)
+                link.send({"t": "got", "unit": unit.unit_id})  # it reached a live worker
             elif kind in ("grant", "deny"):
                 request_id = header["id"]
                 link.answer(request_id, header.get("wait_s"), link.names.pop(request_id, ""))

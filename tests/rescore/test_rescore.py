@@ -542,3 +542,17 @@ def test_odd_model_text_survives_the_record(content: str, key: str, value: str) 
         {key: [value, 1.5]},
     )
     assert rebuilt.final_state == {"note": value, "nested": {key: value}}
+
+
+def test_a_run_on_the_bundled_library_rescores_from_the_same_empty_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder with no scenarios/ or personas/ of its own runs the bundled library; the
+    run.json then names ``personas`` relative, and rescore must find the bundled ones too
+    (it said "unknown persona", exit 2)."""
+    monkeypatch.chdir(tmp_path)
+    ran = cli("run", "--scenarios", "scenarios/telecom", "--agent", "oracle", "--run-id", "b")
+    assert ran.exit_code == 0, ran.output
+    shown = cli("rescore", Path("runs") / "b")
+    assert shown.exit_code == 0, shown.output
+    assert "0 verdicts changed" in shown.output

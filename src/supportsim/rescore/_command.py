@@ -24,7 +24,7 @@ from supportsim.domains import Domain
 from supportsim.errors import InputError
 from supportsim.rescore._judge import RUN_JUDGE
 from supportsim.rescore._run import Flip, RescoreResult, rescore_run
-from supportsim.scenario import load_personas, load_scenarios
+from supportsim.scenario import load_personas, load_scenarios, resolve_data_path
 from supportsim.scoring import StatementJudge
 from supportsim.store import (
     MANIFEST,
@@ -67,7 +67,8 @@ def default_scenario_paths(manifest: Mapping[str, Any]) -> list[Path]:
 def _personas_dir(manifest: Mapping[str, Any]) -> Path:
     config = manifest.get("config")
     configured = config.get("personas") if isinstance(config, dict) else None
-    return Path(configured) if isinstance(configured, str) else Path("personas")
+    # As `run` read it: a relative "personas" with no such folder here is the bundled copy.
+    return resolve_data_path(Path(configured) if isinstance(configured, str) else Path("personas"))
 
 
 def _flip(f: Flip) -> str:

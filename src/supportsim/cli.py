@@ -872,23 +872,37 @@ def generate(
 def mock_server(
     port: Annotated[int, typer.Option(help="TCP port on 127.0.0.1 (0: any free port).")] = 8765,
     script: Annotated[
-        Path | None, typer.Option(help="YAML/JSON file of scripted replies per model.")
+        Path | None,
+        typer.Option(help="YAML/JSON file of scripted replies (and latency) per model."),
+    ] = None,
+    latency: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--latency",
+            help="MODEL=TTFT/TOTAL in ms (repeatable; * for every other model): that "
+            "model's replies stream their first token at TTFT and end at TOTAL.",
+        ),
     ] = None,
 ) -> None:
     """Serve the OpenAI and Anthropic wire protocols on loopback, for offline dry runs.
 
     Point a run at it with OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 (or
     ANTHROPIC_BASE_URL=http://127.0.0.1:PORT) and any API key; unscripted models are
-    answered by the autopilot. Stop it with Ctrl-C.
+    answered by the autopilot. A scripted model whose replies run out is said on stderr.
+    Stop it with Ctrl-C.
     """
-    from supportsim.testing import serve
+    from supportsim.testing import parse_latency, serve
 
     def ready(server: object) -> None:
         url = server.url  # type: ignore[attr-defined]
         out.print(f"mock LLM server on {url}  (OpenAI base_url {url}/v1, Anthropic {url})")
 
+    def warn(line: str) -> None:
+        err.print(line, markup=False, highlight=False)
+
     try:
-        asyncio.run(serve("127.0.0.1", port, script, ready=ready))
+        timings = dict(parse_latency(spec) for spec in latency or ())
+        asyncio.run(serve("127.0.0.1", port, script, ready=ready, latency=timings, warn=warn))
     except InputError as exc:
         raise _fail_input(exc) from None
     except KeyboardInterrupt:

@@ -4,6 +4,7 @@ scroll sideways (and at 1400 px neither)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -85,3 +86,21 @@ async def test_comparison_tables_fit_at_900(
     assert measured["page"][0] <= measured["page"][1]
     for table in measured["tables"]:
         assert not table["scrolls"] and table["width"] <= table["room"] + 1, table
+
+
+@pytest.mark.parametrize("width", [1300, 1350, 1400])
+async def test_a_five_trial_leaderboard_fits_at(
+    browser: Browser, v1_copy: Path, width: int
+) -> None:
+    """Issue 25: between the compact layout (up to 1,280 px) and a wide screen the
+    leaderboard scrolled sideways; five trials (pass^1..5) and priced agents now fit."""
+    run = dataclasses.replace(load_run(v1_copy), trials=5)
+    path = v1_copy / "report.html"
+    path.write_text(
+        render_report(summary_of(run), run.records, run_id=run.run_id, in_progress=False),
+        encoding="utf-8",
+    )
+    measured = await _measure(browser, path, width)
+    board = next(t for t in measured["tables"] if t["id"] == "leaderboard")
+    assert not board["scrolls"] and board["width"] <= board["room"] + 1, board
+    assert measured["page"][0] <= measured["page"][1], "the page scrolls sideways"

@@ -116,6 +116,7 @@ def _charts(summary: Summary, agents: Sequence[str]) -> dict[str, Markup]:
             y_label="strict success",
             x_fmt=_format.ms,
             title="strict success against mean response time",
+            empty="No timed Agent replies to plot yet.",
         ),
         "cost": scatter(
             points(lambda a: a.agent_cost_mean_usd),
@@ -123,6 +124,9 @@ def _charts(summary: Summary, agents: Sequence[str]) -> dict[str, Markup]:
             y_label="strict success",
             x_fmt=_format.usd,
             title="strict success against cost",
+            empty="No priced calls: no Agent here has a known cost, so there is nothing to "
+            "plot (unpriced cost is unknown, not $0). Give the models a price in the models "
+            "file to see quality against cost.",
         ),
         "latency": latency_boxes(agents, stats, colours),
         "heatmap": heatmap(agents, summary.by_category),

@@ -10,9 +10,14 @@ from supportsim.report._aggregate import agent_summary, summarise
 from supportsim.report._commands import compare_command, report_command, summarise_run
 from supportsim.report._compare import compare_pair, compare_runs
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
-from supportsim.report._html import render_comparison, render_report
+from supportsim.report._html import (
+    render_comparison,
+    render_report,
+    render_summary_sections,
+    report_css,
+)
 from supportsim.report._junit import render_junit
-from supportsim.report._load import NotARunError, RunData, load_run
+from supportsim.report._load import NotARunError, RunData, assemble_run, load_run, read_manifest
 from supportsim.report._markdown import render_markdown
 from supportsim.report._pairs import pair_up
 from supportsim.report._stats import (
@@ -33,6 +38,7 @@ __all__ = [
     "NotARunError",
     "RunData",
     "agent_summary",
+    "assemble_run",
     "cluster_bootstrap",
     "compare_command",
     "compare_pair",
@@ -45,6 +51,7 @@ __all__ = [
     "pairs_needed",
     "pairs_needed_mean",
     "parse_regression_metrics",
+    "read_manifest",
     "regressions",
     "render_comparison",
     "render_junit",
@@ -52,9 +59,11 @@ __all__ = [
     "render_markdown",
     "render_report",
     "render_summary",
+    "render_summary_sections",
     "render_trend",
     "render_trend_html",
     "report_command",
+    "report_css",
     "sign_flip_p",
     "started_at",
     "summarise",

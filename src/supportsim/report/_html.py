@@ -84,6 +84,8 @@ def _render(template: str, script_name: str | None, **context: Any) -> str:
     script = _script(script_name) if script_name else ""
     context["script"] = Markup(script)
     context["script_src"] = _csp_hash(script) if script else "'none'"
+    context.setdefault("back_href", None)
+    context["css"] = Markup(_script("report.css"))
     return _environment().get_template(template).render(**context)
 
 
@@ -137,6 +139,23 @@ def _interval(values: Sequence[float] | None) -> tuple[float, float] | None:
     return (values[0], values[1]) if values else None
 
 
+def _summary_context(summary: Summary, judges_html: str | None) -> dict[str, Any]:
+    """What ``_summary.html.j2`` (leaderboards, charts, status, failing checks) needs."""
+    agents = _format.leaderboard_order(summary.agents)
+    return {
+        "summary": summary,
+        "run": summary.run or RunSection(),
+        "agents": agents,
+        "ks": [str(k) for k in range(1, summary.trials + 1)],
+        "colours": agent_colours(agents),
+        "charts": _charts(summary, agents),
+        "domains": sorted({g for per in summary.by_domain.values() for g in per}),
+        "statuses": sorted({k for a in summary.agents.values() for k in a.status}),
+        "terminations": sorted({k for a in summary.agents.values() for k in a.termination}),
+        "judges_html": judges_html,
+    }
+
+
 def render_report(
     summary: Summary,
     records: Sequence[ConversationRecord],
@@ -148,7 +167,6 @@ def render_report(
     """The run report: leaderboard, charts, failing checks, judges' agreement (when the run
     was judged; ``judges_html`` is ``supportsim.judges.render_html``'s escaped fragment),
     scenario grid, transcripts."""
-    agents = _format.leaderboard_order(summary.agents)
     failing = {
         sid: any(
             t.status == "completed" and not t.strict
@@ -160,25 +178,30 @@ def render_report(
     return _render(
         "report.html.j2",
         "report.js",
-        summary=summary,
-        run=summary.run or RunSection(),
+        **_summary_context(summary, judges_html),
         run_id=run_id,
         in_progress=in_progress,
-        agents=agents,
-        ks=[str(k) for k in range(1, summary.trials + 1)],
-        colours=agent_colours(agents),
-        charts=_charts(summary, agents),
-        domains=sorted({g for per in summary.by_domain.values() for g in per}),
         failing=failing,
-        statuses=sorted({k for a in summary.agents.values() for k in a.status}),
-        terminations=sorted({k for a in summary.agents.values() for k in a.termination}),
         transcripts={r.unit_id: _transcript(r) for r in records},
-        judges_html=judges_html,
     )
 
 
-def render_comparison(comparison: Mapping[str, Any]) -> str:
-    """The comparison of two runs: verdicts, paired deltas per agent and per category."""
+def render_summary_sections(summary: Summary, *, judges_html: str | None = None) -> Markup:
+    """The report's leaderboards, charts, status table, failing checks and judge sections
+    as one escaped HTML fragment (no script, no style: the page around it brings
+    ``report_css()``), for a page that shows a run another way (``supportsim view``)."""
+    template = _environment().get_template("_summary.html.j2")
+    return Markup(template.render(**_summary_context(summary, judges_html)))
+
+
+def report_css() -> str:
+    """The report's style sheet (inlined in every report page; served by the viewer)."""
+    return _script("report.css")
+
+
+def render_comparison(comparison: Mapping[str, Any], *, back_href: str | None = None) -> str:
+    """The comparison of two runs: verdicts, paired deltas per agent and per category
+    (``back_href``: a link back, for a page served by the viewer)."""
     charts = {}
     for row in comparison["agents"]:
         for metric in ("strict", "partial"):
@@ -189,7 +212,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
                 for cat, g in row["by_category"].items()
             ]
             charts[(row["label"], metric)] = forest(rows)
-    return _render("compare.html.j2", "report.js", c=comparison, charts=charts)
+    return _render("compare.html.j2", "report.js", c=comparison, charts=charts, back_href=back_href)
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -152,11 +152,13 @@ def _charts(doc: Mapping[str, Any]) -> list[Markup]:
     ]
 
 
-def render_trend_html(doc: Mapping[str, Any]) -> str:
-    """The whole page (no script, no external resource)."""
+def render_trend_html(doc: Mapping[str, Any], *, back_href: str | None = None) -> str:
+    """The whole page (no script, no external resource; ``back_href``: a link back, for a
+    page served by the viewer)."""
     return _render(
         "trend.html.j2",
         None,
+        back_href=back_href,
         t=doc,
         charts=_charts(doc),
         rows=list(zip(doc["runs"], range(len(doc["runs"])), strict=True)),

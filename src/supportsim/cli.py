@@ -961,6 +961,27 @@ def trend(
     raise typer.Exit(code)
 
 
+@app.command()
+def view(
+    runs_dir: Annotated[
+        Path, typer.Argument(help="A folder of run directories (or one run directory).")
+    ] = Path("runs"),
+    host: Annotated[
+        str, typer.Option(help="Loopback address to serve on (127.0.0.1, ::1, localhost).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port (0: any free port).")] = 8600,
+) -> None:
+    """Browse runs in a local web viewer: an index of runs, each run's leaderboards,
+    filterable units and conversations, compare and trend; live while a run writes.
+
+    Loopback only (transcripts hold customer data; there is no login). It reads the run
+    directories and never writes them. Stop it with Ctrl-C.
+    """
+    from supportsim.view import view_command
+
+    raise typer.Exit(view_command(runs_dir, host=host, port=port, out=out, err=err))
+
+
 @app.command("worker", hidden=True)
 def worker() -> None:
     """A worker process of ``supportsim run --workers`` (started by the run, not by hand:

@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from supportsim.report import _format, render_summary_sections
-from supportsim.store import ConversationRecord
+from supportsim.store import ConversationRecord, RunSection
 from supportsim.view._reader import Snapshot
 from supportsim.view._units import (
     FILTERS,
@@ -130,7 +130,7 @@ def render_run(snap: Snapshot, query: UnitQuery, version: str) -> str:
     assert snap.run is not None and snap.summary is not None
     rows = [unit_row(r, snap.extras.get(r.unit_id, {})) for r in snap.records]
     page = select_units(rows, query)
-    section = snap.summary.run
+    section = snap.summary.run or RunSection()
     return _render(
         "run.html.j2",
         snap=snap,

@@ -39,15 +39,39 @@ SCENARIOS = [f"retail_case_{i:02}" for i in range(40)]
 def _record(scenario: str, agent: str, trial: int, n: int) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     for turn in range(1, 9):
-        messages.append({"role": "customer", "turn": turn,
-                         "content": f"Turn {turn}: my order A-{n} has not arrived " * 4})
-        messages.append({"role": "agent", "turn": turn, "content": "",
-                         "tool_calls": [{"id": f"c{turn}", "name": "lookup_order",
-                                         "arguments": json.dumps({"order_id": f"A-{n}"})}],
-                         "llm_ms": 300.0 + n % 700, "ttft_ms": 120.0})
-        messages.append({"role": "tool", "turn": turn, "name": "lookup_order",
-                         "tool_call_id": f"c{turn}", "tool_ms": 12.0,
-                         "content": json.dumps({"order": f"A-{n}", "items": ["x"] * 20})})
+        messages.append(
+            {
+                "role": "customer",
+                "turn": turn,
+                "content": f"Turn {turn}: my order A-{n} has not arrived " * 4,
+            }
+        )
+        messages.append(
+            {
+                "role": "agent",
+                "turn": turn,
+                "content": "",
+                "tool_calls": [
+                    {
+                        "id": f"c{turn}",
+                        "name": "lookup_order",
+                        "arguments": json.dumps({"order_id": f"A-{n}"}),
+                    }
+                ],
+                "llm_ms": 300.0 + n % 700,
+                "ttft_ms": 120.0,
+            }
+        )
+        messages.append(
+            {
+                "role": "tool",
+                "turn": turn,
+                "name": "lookup_order",
+                "tool_call_id": f"c{turn}",
+                "tool_ms": 12.0,
+                "content": json.dumps({"order": f"A-{n}", "items": ["x"] * 20}),
+            }
+        )
         messages.append({"role": "agent", "turn": turn,
                          "content": f"I found order A-{n}; it ships tomorrow. " * 5,
                          "response_ms": 400.0 + (n * 37) % 2600, "llm_ms": 380.0,
@@ -104,13 +128,13 @@ async def main(units: int, repeat: int) -> int:
         size_mb = (run / "conversations.jsonl").stat().st_size / 1e6
         print(f"run: {count} units, conversations.jsonl {size_mb:.1f} MB")
         runner = await start_viewer(Path(tmp), "127.0.0.1", 0)
-        base = url_of(runner) + ""
+        base = url_of(runner)
         unit = f"{SCENARIOS[7]}%7C{AGENTS[1]}%7C1"
         pages = [
             ("run page (cold: reads every record)", "/runs/bench-2000"),
             ("index", "/"),
             ("run page", "/runs/bench-2000"),
-            ("run page, status=fail sorted by -latency", "/runs/bench-2000?status=fail&sort=-latency"),
+            ("run page, failing, slowest first", "/runs/bench-2000?status=fail&sort=-latency"),
             ("run page, page 10", "/runs/bench-2000?page=10"),
             ("run page, agent + check kind", "/runs/bench-2000?agent=oracle&check=step"),
             ("conversation", f"/runs/bench-2000/units/{unit}"),

@@ -196,6 +196,12 @@ async def test_a_running_run_gains_units_while_open(viewer: Viewer) -> None:
         f.write(line[50:])  # the line lands whole: the open page picks it up by itself
     await expect(page.locator("#units-count")).to_have_text("2", timeout=LIVE_MS)
     assert await _rows(page) == ["s1|a|1", "s3|a|1"]
+    first = page.locator("#pass-k tbody tr td:first-child")
+    await page.click("#pass-k th:text-is('c / n')")  # tables put in by the refresh sort
+    assert await page.get_attribute("#pass-k th:text-is('c / n')", "data-dir") == "asc"
+    assert await first.all_inner_texts() == ["s1", "s3"]  # 0/1 before 1/1
+    await page.click("#pass-k th:text-is('c / n')")
+    assert await first.all_inner_texts() == ["s3", "s1"]
     assert await page.inner_text("#matched") == "2"
 
     await page.goto(viewer.url + "/")

@@ -11,14 +11,12 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
-from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Browser
 
+from chromium import chromium
 from supportsim.report import compare_runs, load_run, render_comparison, render_report
 from supportsim.report import summarise_run as summary_of
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 MEASURE = """() => {
@@ -38,15 +36,8 @@ MEASURE = """() => {
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        try:
-            b = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except PlaywrightError as exc:
-            pytest.fail(f"cannot start {CHROMIUM} (install it with .ci/browser-deps): {exc}")
-        try:
-            yield b
-        finally:
-            await b.close()
+    async with chromium() as b:
+        yield b
 
 
 async def _measure(browser: Browser, path: Path, width: int) -> dict[str, Any]:

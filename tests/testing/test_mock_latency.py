@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -102,27 +103,27 @@ def test_script_file_bad_latency_names_file_and_model(
     assert f"{path} {needle}" in str(info.value)
 
 
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[tuple[MockLLMServer, list[str], Path]]:
-    """``serve()`` with a script (one reply for ``agent``, latency for ``slow``), CLI-style
-    latencies over it, and the warnings it gives."""
-    path = tmp_path / "script.yaml"
-    path.write_text(
-        "agent:\n  latency: 0/0\n  replies:\n    - say: scripted\n"
-        "slow:\n  latency: 5/5\n"
-        "cut:\n  - say: once\n",
-        encoding="utf-8",
-    )
+@asynccontextmanager
+async def _serving(
+    path: Path, latency: dict[str, Latency] | None = None
+) -> AsyncIterator[tuple[openai.AsyncOpenAI, MockLLMServer, list[str]]]:
+    """``serve()`` on a free port with the warnings it gives, and a client of it."""
     warnings: list[str] = []
     started: asyncio.Future[MockLLMServer] = asyncio.get_running_loop().create_future()
-    latency = {"slow": Latency(150, 200), "*": Latency(0, 0)}  # the flag beats the file
     task = asyncio.create_task(
         serve("127.0.0.1", 0, path, ready=started.set_result, latency=latency, warn=warnings.append)
     )
     server = await started
+    client = openai.AsyncOpenAI(
+        base_url=server.url + "/v1",
+        api_key="test",
+        max_retries=0,
+        http_client=openai.DefaultAsyncHttpxClient(verify=False),
+    )
     try:
-        yield server, warnings, path
+        yield client, server, warnings
     finally:
+        await client.close()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -134,17 +135,16 @@ async def _ask(client: openai.AsyncOpenAI, model: str) -> tuple[str | None, floa
     return answer.choices[0].message.content, (time.monotonic() - start) * 1000
 
 
-async def test_each_model_answers_at_its_own_latency(
-    served: tuple[MockLLMServer, list[str], Path],
-) -> None:
-    server, warnings, _ = served
-    client = openai.AsyncOpenAI(
-        base_url=server.url + "/v1",
-        api_key="test",
-        max_retries=0,
-        http_client=openai.DefaultAsyncHttpxClient(verify=False),
+async def test_each_model_answers_at_its_own_latency(tmp_path: Path) -> None:
+    path = tmp_path / "script.yaml"
+    path.write_text(
+        "agent:\n  latency: 0/0\n  replies:\n    - say: scripted\n"
+        "slow:\n  latency: 5/5\n"
+        "cut:\n  - say: once\n",
+        encoding="utf-8",
     )
-    try:
+    latency = {"slow": Latency(150, 200), "*": Latency(0, 0)}  # the flag beats the file
+    async with _serving(path, latency) as (client, server, warnings):
         assert (await _ask(client, "agent"))[0] == "scripted"
         text, slow_ms = await _ask(client, "slow")
         assert text == AGENT_LINE  # the autopilot, at the model's latency (the flag's)
@@ -156,8 +156,6 @@ async def test_each_model_answers_at_its_own_latency(
         assert (await _ask(client, "cut"))[0] == AGENT_LINE
         await _ask(client, "cut")
         await _ask(client, "agent")
-    finally:
-        await client.close()
     assert warnings == [
         "mock server: the script for model 'cut' ran out after 1 reply; the autopilot "
         "answers it from now on, at 0/0 ms",
@@ -170,26 +168,9 @@ async def test_each_model_answers_at_its_own_latency(
 async def test_running_out_without_a_latency_says_how_to_set_one(tmp_path: Path) -> None:
     path = tmp_path / "script.json"
     path.write_text('{"agent": [{"say": "a"}, {"say": "b"}]}', encoding="utf-8")
-    warnings: list[str] = []
-    started: asyncio.Future[MockLLMServer] = asyncio.get_running_loop().create_future()
-    task = asyncio.create_task(
-        serve("127.0.0.1", 0, path, ready=started.set_result, warn=warnings.append)
-    )
-    server = await started
-    client = openai.AsyncOpenAI(
-        base_url=server.url + "/v1",
-        api_key="test",
-        max_retries=0,
-        http_client=openai.DefaultAsyncHttpxClient(verify=False),
-    )
-    try:
+    async with _serving(path) as (client, _, warnings):
         for _ in range(3):
             await _ask(client, "agent")
-    finally:
-        await client.close()
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
     assert warnings == [
         "mock server: the script for model 'agent' ran out after 2 replies; the autopilot "
         "answers it from now on, at 0 ms: no latency set for it (--latency agent=TTFT/TOTAL)"

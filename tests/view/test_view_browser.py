@@ -17,23 +17,13 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page, Route, async_playwright, expect
-from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Browser, Page, Route, expect
 from view_runs import append, manifest, unit
 
+from chromium import chromium
 from supportsim.store import RunLock
 from supportsim.view import start_viewer, url_of
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PAYLOAD = 'boom <script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 LIVE_MS = 30_000  # not a speed target: the page polls every second; a loaded CI is slow
@@ -44,15 +34,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
     """One Chromium for the module (launching it is the slow part)."""
-    async with async_playwright() as p:
-        try:
-            b = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except PlaywrightError as exc:
-            pytest.fail(f"cannot start {CHROMIUM} (install it with .ci/browser-deps): {exc}")
-        try:
-            yield b
-        finally:
-            await b.close()
+    async with chromium() as b:
+        yield b
 
 
 @dataclass

@@ -11,6 +11,7 @@ from supportsim.report._commands import compare_command, report_command, summari
 from supportsim.report._compare import compare_pair, compare_runs
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
 from supportsim.report._html import (
+    html_environment,
     render_comparison,
     render_report,
     render_summary_sections,
@@ -44,6 +45,7 @@ __all__ = [
     "compare_pair",
     "compare_runs",
     "expand_runs",
+    "html_environment",
     "load_run",
     "mcnemar_exact",
     "order_runs",

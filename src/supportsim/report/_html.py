@@ -35,15 +35,21 @@ from supportsim.report._charts import (
 from supportsim.store import AgentRow, ConversationRecord, RunSection, Summary, TrialCell
 
 
-@cache
-def _environment() -> Environment:
-    env = Environment(
-        loader=PackageLoader("supportsim.report", "templates"),
+def html_environment(package: str) -> Environment:
+    """A jinja2 environment over ``package``'s ``templates/`` for HTML: autoescape on (model
+    text is always text), undefined names an error, block tags trimmed."""
+    return Environment(
+        loader=PackageLoader(package, "templates"),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+@cache
+def _environment() -> Environment:
+    env = html_environment("supportsim.report")
     env.globals.update(f=_format, num=_num, bar=_bar, outcome=_outcome, version=_version())
     return env
 

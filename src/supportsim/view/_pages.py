@@ -15,10 +15,10 @@ from functools import cache
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from supportsim.report import _format, render_summary_sections
+from supportsim.report import _format, html_environment, render_summary_sections
 from supportsim.store import ConversationRecord, RunSection
 from supportsim.view._reader import Snapshot
 from supportsim.view._units import (
@@ -36,13 +36,7 @@ _MESSAGE_REF = re.compile(r"\bmessages? (\d+)\b")
 
 @cache
 def _environment() -> Environment:
-    env = Environment(
-        loader=PackageLoader("supportsim.view", "templates"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    env = html_environment("supportsim.view")
     env.globals.update(f=_format, unit_href=unit_href, run_href=run_href, pretty=_pretty)
     env.filters["linked"] = linked
     return env

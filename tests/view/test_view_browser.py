@@ -154,7 +154,7 @@ async def test_index_filters_and_navigation(viewer: Viewer) -> None:
     await page.check("input[name=run][value=v2]")
     await page.click("#compare-btn")
     await page.wait_for_url("**/compare?run=v*")
-    assert "A = v2 · B = v1" in await page.inner_text("h1")  # index order: v2 then v1
+    assert "A = v1 · B = v2" in await page.inner_text("h1")  # the earlier run is A
     await page.click("nav.back a")
     await page.check("input[name=run][value=v1]")
     await page.check("input[name=run][value=v2]")

@@ -14,7 +14,8 @@ Routes::
     GET /                          the runs (index)
     GET /runs/{run}                a run: summary, pass^k per scenario, unit table
     GET /runs/{run}/units/{unit}   a conversation
-    GET /compare?run=A&run=B       the report's comparison of two runs (B against A)
+    GET /compare?run=A&run=B       the report's comparison of two runs (the later against
+                                   the earlier, by start time)
     GET /trend?run=A&run=B...      the report's trend over the chosen runs
     GET /api/state[?run=NAME]      {"version": ...}: changes when the run(s) change
     GET /static/{file}             view.css, view.js, report.css, report.js
@@ -34,6 +35,7 @@ from aiohttp import web
 from supportsim.errors import InputError
 from supportsim.report import (
     compare_runs,
+    order_runs,
     render_comparison,
     render_trend_html,
     report_css,
@@ -165,8 +167,7 @@ async def _compare(request: web.Request) -> web.Response:
         problem = f"tick exactly two runs to compare ({len(snaps)} ticked)"
     if problem is not None:
         return _problem("Compare two runs", problem, 400)
-    a, b = (s.run for s in snaps)
-    assert a is not None and b is not None
+    a, b = order_runs([s.run for s in snaps if s.run is not None])  # A: the earlier
     return _page(render_comparison(compare_runs(a, b), back_href="/"), own_csp=False)
 
 

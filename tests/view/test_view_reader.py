@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from view_runs import append, manifest, unit
@@ -99,3 +100,51 @@ def test_the_folder_lists_run_directories_and_names_are_not_paths(runs: Path) ->
     assert one.names() == ["v1"]
     reader = one.reader("v1")
     assert reader is not None and len(reader.snapshot().records) == 12
+
+
+def _summary_file(run: Path, agent: str) -> None:
+    """A summary.json naming ``agent``, so a test can tell which source the index used."""
+    from supportsim.report import load_run, summarise_run
+
+    doc = summarise_run(load_run(run)).model_dump(mode="json")
+    doc["agents"] = {agent: next(iter(doc["agents"].values()))}
+    (run / "summary.json").write_text(json.dumps(doc), encoding="utf-8")
+    _later(run / "summary.json", than=run / "conversations.jsonl")
+
+
+def _later(path: Path, *, than: Path) -> None:
+    """Give ``path`` an mtime a second after ``than``'s (file clocks are coarse)."""
+    then = than.stat().st_mtime_ns + 1_000_000_000
+    os.utime(path, ns=(then, then))
+
+
+def test_the_index_reads_a_finished_runs_fresh_summary_not_its_records(tmp_path: Path) -> None:
+    run = tmp_path / "r"
+    manifest(run, scenarios=["s1", "s2"], agents=["a"], trials=1, status="completed")
+    append(run, unit("s1", "a", 1), unit("s2", "a", 1))
+    _summary_file(run, "from-summary")
+    glance = RunReader("r", run).glance()
+    assert list(glance.summary.agents) == ["from-summary"]  # type: ignore[union-attr]
+    assert (glance.status, glance.units, glance.planned) == ("completed", 2, 2)
+    assert glance.customers == ["scripted"]  # from run.json's config
+
+    append(run, unit("s2", "a", 1, strict=False))  # a newer record: the summary is stale
+    _later(run / "conversations.jsonl", than=run / "summary.json")
+    stale = RunReader("r", run).glance()
+    assert list(stale.summary.agents) == ["a"]  # type: ignore[union-attr]
+    assert stale.summary.agents["a"].strict_rate == 0.5  # type: ignore[union-attr]
+
+
+def test_a_running_runs_summary_is_never_trusted(tmp_path: Path) -> None:
+    run = tmp_path / "r"
+    manifest(run, scenarios=["s1"], agents=["a"], trials=1, status="completed")
+    append(run, unit("s1", "a", 1))
+    _summary_file(run, "from-summary")
+    manifest(run, scenarios=["s1"], agents=["a"], trials=1, status="running")
+    lock = RunLock(run)
+    try:
+        glance = RunReader("r", run).glance()
+    finally:
+        lock.release()
+    assert glance.status == "running"
+    assert list(glance.summary.agents) == ["a"]  # type: ignore[union-attr]

@@ -19,8 +19,8 @@ from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from supportsim.report import _format, html_environment, render_summary_sections
-from supportsim.store import ConversationRecord, RunSection
-from supportsim.view._reader import Snapshot
+from supportsim.store import ConversationRecord, RunSection, Summary
+from supportsim.view._reader import Glance, Snapshot
 from supportsim.view._units import (
     FILTERS,
     Finding,
@@ -80,8 +80,7 @@ class AgentFigures:
     cost_usd: float | None
 
 
-def _agents(snap: Snapshot) -> list[AgentFigures]:
-    summary = snap.summary
+def _agents(summary: Summary | None) -> list[AgentFigures]:
     if summary is None:
         return []
     return [
@@ -96,26 +95,23 @@ def _agents(snap: Snapshot) -> list[AgentFigures]:
     ]
 
 
-def render_index(snapshots: Sequence[Snapshot], version: str) -> str:
-    """Every run: status, when, Agents, Customers, figures, progress."""
-    runs = []
-    for snap in reversed(snapshots):  # newest name first
-        manifest = (snap.run.manifest if snap.run else None) or {}
-        section = snap.summary.run if snap.summary else None
-        runs.append(
-            {
-                "name": snap.name,
-                "run_id": snap.run.run_id if snap.run else snap.name,
-                "status": (manifest.get("status") or "no run.json"),
-                "started_at": manifest.get("started_at") or "",
-                "units": len(snap.records),
-                "planned": section.units_planned if section else None,
-                "agents": _agents(snap),
-                "customers": sorted({str(r.customer) for r in snap.records}),
-                "problem": snap.problem,
-                "bad_lines": len(snap.bad_lines),
-            }
-        )
+def render_index(glances: Sequence[Glance], version: str) -> str:
+    """Every run: status, when, Agents, Customers, figures, progress (newest name first)."""
+    runs = [
+        {
+            "name": g.name,
+            "run_id": g.run_id,
+            "status": g.status,
+            "started_at": g.started_at,
+            "units": g.units,
+            "planned": g.planned,
+            "agents": _agents(g.summary),
+            "customers": g.customers,
+            "problem": g.problem,
+            "bad_lines": g.bad_lines,
+        }
+        for g in reversed(glances)
+    ]
     return _render("index.html.j2", runs=runs, version=version, poll="/api/state")
 
 

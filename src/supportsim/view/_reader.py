@@ -13,6 +13,7 @@ with a shared, non-blocking flock held for microseconds.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,15 @@ from pydantic import ValidationError
 
 from supportsim.errors import InputError
 from supportsim.report import RunData, assemble_run, read_manifest, summarise_run
-from supportsim.store import CONVERSATIONS, MANIFEST, ConversationRecord, Summary
+from supportsim.store import (
+    CONVERSATIONS,
+    MANIFEST,
+    SUMMARY,
+    ConversationRecord,
+    StoreError,
+    Summary,
+    read_doc,
+)
 
 RESCORED = "rescored.jsonl"
 _EXTRA_FIELDS = (b'"customer_review"', b'"customer_hindered"', b'"customer_seed"')
@@ -62,6 +71,35 @@ class Snapshot:
         return self.run.records if self.run is not None else []
 
 
+@dataclass(frozen=True, slots=True)
+class Glance:
+    """What the index shows of a run, from its last snapshot or, for a run that is not
+    running, from a summary.json newer than its records (no record is parsed)."""
+
+    name: str
+    version: str
+    run_id: str
+    status: str
+    started_at: str
+    units: int
+    planned: int | None
+    summary: Summary | None
+    customers: list[str]
+    problem: str | None = None
+    bad_lines: int = 0
+
+
+def _customers(manifest: dict[str, Any] | None, records: list[ConversationRecord]) -> list[str]:
+    """The Customers a run used: its records', else what its config names (``customer``,
+    or a ``customers`` list)."""
+    seen = {str(r.customer) for r in records}
+    config = (manifest or {}).get("config")
+    if not seen and isinstance(config, dict):
+        named = config.get("customers") or [config.get("customer")]
+        seen = {str(c) for c in named if isinstance(c, str)} if isinstance(named, list) else set()
+    return sorted(seen)
+
+
 class RunReader:
     """One run directory, read incrementally; see the module docstring."""
 
@@ -81,16 +119,74 @@ class RunReader:
         parts = [_stamp(self.run_dir / n) for n in (MANIFEST, CONVERSATIONS, RESCORED)]
         return "-".join(f"{size}.{mtime}" for size, mtime in parts)
 
+    def _state(self) -> tuple[str, dict[str, Any] | None, str | None]:
+        """(version, run.json, why run.json cannot be read): the version also changes
+        when a dead writer turns ``running`` into ``interrupted``."""
+        try:
+            manifest, problem = read_manifest(self.run_dir), None
+        except InputError as exc:
+            manifest, problem = None, str(exc)
+        return f"{self.version()}-{(manifest or {}).get('status')}", manifest, problem
+
+    def current_version(self) -> str:
+        """The version a snapshot taken now would have, without reading any record."""
+        return self._state()[0]
+
+    def glance(self) -> Glance:
+        """The index's view of the run, parsing no record when it can (see ``Glance``)."""
+        version, manifest, problem = self._state()
+        cached = self._snapshot
+        if cached is None or cached.version != version:
+            fresh = self._fresh_summary(manifest) if problem is None else None
+            if fresh is not None:
+                section = fresh.run
+                return Glance(
+                    self.name,
+                    version,
+                    str((manifest or {}).get("run_id") or self.name),
+                    str((manifest or {}).get("status") or "no run.json"),
+                    str((manifest or {}).get("started_at") or ""),
+                    fresh.units,
+                    section.units_planned if section else None,
+                    fresh,
+                    _customers(manifest, []),
+                )
+            cached = self.snapshot()
+        run = cached.run
+        section = cached.summary.run if cached.summary else None
+        known = (run.manifest if run else None) or {}
+        return Glance(
+            self.name,
+            cached.version,
+            run.run_id if run else self.name,
+            str(known.get("status") or "no run.json"),
+            str(known.get("started_at") or ""),
+            len(cached.records),
+            section.units_planned if section else None,
+            cached.summary,
+            _customers(run.manifest if run else None, cached.records),
+            cached.problem,
+            len(cached.bad_lines),
+        )
+
+    def _fresh_summary(self, manifest: dict[str, Any] | None) -> Summary | None:
+        """summary.json when the run is not running and it is newer than every record and
+        rescored verdict (the runner writes it at the end, ``report`` when asked); else
+        None and the records are read (also when it cannot be read)."""
+        if manifest is None or manifest.get("status") == "running":
+            return None
+        summary_at = _stamp(self.run_dir / SUMMARY)[1]
+        newest = max(_stamp(self.run_dir / n)[1] for n in (CONVERSATIONS, RESCORED))
+        if summary_at < 0 or summary_at <= newest:  # a tie may hide a later record: stale
+            return None
+        try:
+            return read_doc(self.run_dir / SUMMARY, Summary)
+        except (InputError, OSError, StoreError):
+            return None  # unreadable: the records say it all the same
+
     def snapshot(self) -> Snapshot:
         """The run as it is now (cached until a file changes)."""
-        version = self.version()
-        manifest_problem = None
-        try:
-            manifest = read_manifest(self.run_dir)
-        except InputError as exc:
-            manifest, manifest_problem = None, str(exc)
-        status = (manifest or {}).get("status")
-        version = f"{version}-{status}"  # a dead writer turns running into interrupted
+        version, manifest, manifest_problem = self._state()
         cached = self._snapshot
         if cached is not None and cached.version == version:
             return cached
@@ -183,11 +279,12 @@ class RunsFolder:
             reader = self._readers[name] = RunReader(name, path)
         return reader
 
-    def snapshots(self) -> list[Snapshot]:
-        """Every run as it is now, in ``names()`` order."""
-        out = []
-        for name in self.names():
-            reader = self.reader(name)
-            if reader is not None:
-                out.append(reader.snapshot())
-        return out
+    def readers(self) -> list[RunReader]:
+        """The reader of every run now present, in ``names()`` order."""
+        return [r for r in map(self.reader, self.names()) if r is not None]
+
+    def version(self) -> str:
+        """A token that changes when any run changes, or a run comes or goes (no record
+        is read to tell)."""
+        joined = "|".join(f"{r.name}={r.current_version()}" for r in self.readers())
+        return hashlib.sha256(joined.encode("utf-8")).hexdigest()[:16]

@@ -23,7 +23,6 @@ Routes::
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 from collections.abc import Awaitable, Callable
 from functools import cache
@@ -119,13 +118,8 @@ def _snapshot(request: web.Request, name: str) -> Snapshot | None:
 
 async def _index(request: web.Request) -> web.Response:
     folder = request.app[FOLDER]
-    snaps = folder.snapshots()
-    return _page(render_index(snaps, _folder_version(snaps)))
-
-
-def _folder_version(snaps: list[Snapshot]) -> str:
-    joined = "|".join(f"{s.name}={s.version}" for s in snaps)
-    return hashlib.sha256(joined.encode("utf-8")).hexdigest()[:16]
+    version = folder.version()
+    return _page(render_index([r.glance() for r in folder.readers()], version))
 
 
 async def _run(request: web.Request) -> web.Response:
@@ -184,12 +178,12 @@ async def _trend(request: web.Request) -> web.Response:
 async def _state(request: web.Request) -> web.Response:
     name = request.query.get("run")
     if name is None:
-        version = _folder_version(request.app[FOLDER].snapshots())
+        version = request.app[FOLDER].version()
     else:
-        snap = _snapshot(request, name)
-        if snap is None:
+        reader = request.app[FOLDER].reader(name)
+        if reader is None:
             return web.json_response({"error": f"{name}: no such run"}, status=404)
-        version = snap.version
+        version = reader.current_version()
     return web.json_response({"version": version}, headers={"Cache-Control": "no-store"})
 
 

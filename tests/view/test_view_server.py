@@ -115,3 +115,28 @@ async def test_a_big_run_sends_one_page_of_units(client: TestClient, runs: Path)
     assert last.count('<tr data-unit="') == 50 and 'id="prev"' in last
     failing = await (await client.get("/runs/big?status=fail")).text()
     assert "84</span> matching" in failing
+
+
+@pytest.mark.parametrize(
+    ("extra", "shown"),
+    [
+        ({}, "This record has no customer review."),
+        ({"customer_review": None}, "This record has no customer review."),
+        ({"customer_review": {"findings": []}}, "No findings."),
+        (
+            {"customer_review": {"findings": [], "summary": "played it straight"},
+             "customer_hindered": False},
+            "played it straight",
+        ),
+    ],
+)  # fmt: skip
+async def test_the_review_section_reads_what_the_record_has(
+    client: TestClient, runs: Path, extra: dict, shown: str
+) -> None:
+    run = runs / "reviewed"
+    run.mkdir()
+    append(run, unit("s1", "a", 1, customer_seed=42, **extra))
+    page = await (await client.get("/runs/reviewed/units/s1%7Ca%7C1")).text()
+    assert shown in page
+    assert "(seed 42)" in page
+    assert "hindered this conversation" not in page

@@ -150,7 +150,7 @@ def render_conversation(snap: Snapshot, record: ConversationRecord) -> str:
         r=record,
         findings=findings,
         review_summary=summary if isinstance(summary, str) else None,
-        reviewed="customer_review" in extras,
+        reviewed=extras.get("customer_review") is not None,
         hindered=extras.get("customer_hindered"),
         seed=extras.get("customer_seed"),
         by_message={f.message_index for f in findings if f.message_index is not None},

@@ -140,3 +140,18 @@ async def test_the_review_section_reads_what_the_record_has(
     assert shown in page
     assert "(seed 42)" in page
     assert "hindered this conversation" not in page
+
+
+async def test_a_run_with_a_damaged_run_json_is_listed_with_why(
+    client: TestClient, runs: Path
+) -> None:
+    run = runs / "torn"
+    run.mkdir()
+    (run / "run.json").write_text('{"run_id": "torn", "sta', encoding="utf-8")
+    append(run, unit("s1", "a", 1))
+    index = await (await client.get("/")).text()
+    assert "cannot read the run manifest" in index and "torn" in index
+    response = await client.get("/runs/torn")
+    assert response.status == 422
+    assert f"{run / 'run.json'}: cannot read the run manifest" in await response.text()
+    assert (await client.get("/runs/v1")).status == 200  # the other runs are unaffected

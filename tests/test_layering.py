@@ -2,7 +2,7 @@
 
     errors -> _yaml -> _printable -> scenario -> domains -> environment -> llm
     -> conversation -> scoring -> tau2 -> validate -> importers -> authoring -> workspace
-    -> store -> rescore -> batch -> judges -> report -> export -> app
+    -> store -> rescore -> batch -> judges -> report -> export -> view -> app
 
 ``tau2`` is a plug-in benchmark (its conversation rules): nothing before it imports it, and
 the core reaches it only by name when a scenario uses it (``conversation/_rules.py``).
@@ -53,6 +53,7 @@ ORDER = [
     "judges",
     "report",
     "export",
+    "view",
     "app",
 ]
 ONLY = {"llm": {"errors", "_yaml", "_tracing"}}

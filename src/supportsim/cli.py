@@ -872,23 +872,37 @@ def generate(
 def mock_server(
     port: Annotated[int, typer.Option(help="TCP port on 127.0.0.1 (0: any free port).")] = 8765,
     script: Annotated[
-        Path | None, typer.Option(help="YAML/JSON file of scripted replies per model.")
+        Path | None,
+        typer.Option(help="YAML/JSON file of scripted replies (and latency) per model."),
+    ] = None,
+    latency: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--latency",
+            help="MODEL=TTFT/TOTAL in ms (repeatable; * for every other model): that "
+            "model's replies stream their first token at TTFT and end at TOTAL.",
+        ),
     ] = None,
 ) -> None:
     """Serve the OpenAI and Anthropic wire protocols on loopback, for offline dry runs.
 
     Point a run at it with OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 (or
     ANTHROPIC_BASE_URL=http://127.0.0.1:PORT) and any API key; unscripted models are
-    answered by the autopilot. Stop it with Ctrl-C.
+    answered by the autopilot. A scripted model whose replies run out is said on stderr.
+    Stop it with Ctrl-C.
     """
-    from supportsim.testing import serve
+    from supportsim.testing import parse_latency, serve
 
     def ready(server: object) -> None:
         url = server.url  # type: ignore[attr-defined]
         out.print(f"mock LLM server on {url}  (OpenAI base_url {url}/v1, Anthropic {url})")
 
+    def warn(line: str) -> None:
+        err.print(line, markup=False, highlight=False)
+
     try:
-        asyncio.run(serve("127.0.0.1", port, script, ready=ready))
+        timings = dict(parse_latency(spec) for spec in latency or ())
+        asyncio.run(serve("127.0.0.1", port, script, ready=ready, latency=timings, warn=warn))
     except InputError as exc:
         raise _fail_input(exc) from None
     except KeyboardInterrupt:
@@ -945,6 +959,27 @@ def trend(
 
     code = trend_command(run_dirs, html_path=html_path, json_path=json_path, out=out, err=err)
     raise typer.Exit(code)
+
+
+@app.command()
+def view(
+    runs_dir: Annotated[
+        Path, typer.Argument(help="A folder of run directories (or one run directory).")
+    ] = Path("runs"),
+    host: Annotated[
+        str, typer.Option(help="Loopback address to serve on (127.0.0.1, ::1, localhost).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port (0: any free port).")] = 8600,
+) -> None:
+    """Browse runs in a local web viewer: an index of runs, each run's leaderboards,
+    filterable units and conversations, compare and trend; live while a run writes.
+
+    Loopback only (transcripts hold customer data; there is no login). It reads the run
+    directories and never writes them. Stop it with Ctrl-C.
+    """
+    from supportsim.view import view_command
+
+    raise typer.Exit(view_command(runs_dir, host=host, port=port, out=out, err=err))
 
 
 @app.command("worker", hidden=True)

@@ -10,23 +10,11 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page, Route, async_playwright
-from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Browser, Page, Route
 
+from chromium import chromium
 from supportsim.report import compare_runs, load_run, render_comparison, render_report
 from supportsim.report import summarise_run as summary_of
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -34,15 +22,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
     """One Chromium for the module (launching it is the slow part)."""
-    async with async_playwright() as p:
-        try:
-            b = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except PlaywrightError as exc:
-            pytest.fail(f"cannot start {CHROMIUM} (install it with .ci/browser-deps): {exc}")
-        try:
-            yield b
-        finally:
-            await b.close()
+    async with chromium() as b:
+        yield b
 
 
 async def _open(browser: Browser, path: Path) -> tuple[Page, list[str], list[str]]:

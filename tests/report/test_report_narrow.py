@@ -4,20 +4,19 @@ scroll sideways (and at 1400 px neither)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
-from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Browser
 
+from chromium import chromium
 from supportsim.report import compare_runs, load_run, render_comparison, render_report
 from supportsim.report import summarise_run as summary_of
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 MEASURE = """() => {
@@ -37,15 +36,8 @@ MEASURE = """() => {
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        try:
-            b = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except PlaywrightError as exc:
-            pytest.fail(f"cannot start {CHROMIUM} (install it with .ci/browser-deps): {exc}")
-        try:
-            yield b
-        finally:
-            await b.close()
+    async with chromium() as b:
+        yield b
 
 
 async def _measure(browser: Browser, path: Path, width: int) -> dict[str, Any]:
@@ -85,3 +77,21 @@ async def test_comparison_tables_fit_at_900(
     assert measured["page"][0] <= measured["page"][1]
     for table in measured["tables"]:
         assert not table["scrolls"] and table["width"] <= table["room"] + 1, table
+
+
+@pytest.mark.parametrize("width", [1300, 1350, 1400])
+async def test_a_five_trial_leaderboard_fits_at(
+    browser: Browser, v1_copy: Path, width: int
+) -> None:
+    """Issue 25: between the compact layout (up to 1,280 px) and a wide screen the
+    leaderboard scrolled sideways; five trials (pass^1..5) and priced agents now fit."""
+    run = dataclasses.replace(load_run(v1_copy), trials=5)
+    path = v1_copy / "report.html"
+    path.write_text(
+        render_report(summary_of(run), run.records, run_id=run.run_id, in_progress=False),
+        encoding="utf-8",
+    )
+    measured = await _measure(browser, path, width)
+    board = next(t for t in measured["tables"] if t["id"] == "leaderboard")
+    assert not board["scrolls"] and board["width"] <= board["room"] + 1, board
+    assert measured["page"][0] <= measured["page"][1], "the page scrolls sideways"

@@ -10,9 +10,15 @@ from supportsim.report._aggregate import agent_summary, summarise
 from supportsim.report._commands import compare_command, report_command, summarise_run
 from supportsim.report._compare import compare_pair, compare_runs
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
-from supportsim.report._html import render_comparison, render_report
+from supportsim.report._html import (
+    html_environment,
+    render_comparison,
+    render_report,
+    render_summary_sections,
+    report_css,
+)
 from supportsim.report._junit import render_junit
-from supportsim.report._load import NotARunError, RunData, load_run
+from supportsim.report._load import NotARunError, RunData, assemble_run, load_run, read_manifest
 from supportsim.report._markdown import render_markdown
 from supportsim.report._pairs import pair_up
 from supportsim.report._stats import (
@@ -33,11 +39,13 @@ __all__ = [
     "NotARunError",
     "RunData",
     "agent_summary",
+    "assemble_run",
     "cluster_bootstrap",
     "compare_command",
     "compare_pair",
     "compare_runs",
     "expand_runs",
+    "html_environment",
     "load_run",
     "mcnemar_exact",
     "order_runs",
@@ -45,6 +53,7 @@ __all__ = [
     "pairs_needed",
     "pairs_needed_mean",
     "parse_regression_metrics",
+    "read_manifest",
     "regressions",
     "render_comparison",
     "render_junit",
@@ -52,9 +61,11 @@ __all__ = [
     "render_markdown",
     "render_report",
     "render_summary",
+    "render_summary_sections",
     "render_trend",
     "render_trend_html",
     "report_command",
+    "report_css",
     "sign_flip_p",
     "started_at",
     "summarise",

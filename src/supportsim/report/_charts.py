@@ -117,11 +117,17 @@ def scatter(
     y_label: str,
     x_fmt: Callable[[float], str],
     title: str,
+    empty: str = "no data to plot",
 ) -> Markup:
-    """One dot per agent: y is a rate (0..1) with its interval, x a latency or a cost."""
+    """One dot per agent: y is a rate (0..1) with its interval, x a latency or a cost.
+
+    With no point that has both values, no axes are drawn (empty axes read as a chart of
+    zeros): a ``p.no-data`` with ``empty`` stands in their place."""
     left, top, plot_w, plot_h = 60, 20, 420, 260
     width, height = left + plot_w + 150, top + plot_h + 50
     drawn = [p for p in points if p.x is not None and p.y is not None]
+    if not drawn:
+        return Markup('<p class="no-data">') + escape(empty) + Markup("</p>")
     ticks = _nice_ticks(max((p.x for p in drawn if p.x is not None), default=1.0) * 1.1)
     x_max = ticks[-1] or 1.0
     body: list[str] = []

@@ -35,15 +35,21 @@ from supportsim.report._charts import (
 from supportsim.store import AgentRow, ConversationRecord, RunSection, Summary, TrialCell
 
 
-@cache
-def _environment() -> Environment:
-    env = Environment(
-        loader=PackageLoader("supportsim.report", "templates"),
+def html_environment(package: str) -> Environment:
+    """A jinja2 environment over ``package``'s ``templates/`` for HTML: autoescape on (model
+    text is always text), undefined names an error, block tags trimmed."""
+    return Environment(
+        loader=PackageLoader(package, "templates"),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+@cache
+def _environment() -> Environment:
+    env = html_environment("supportsim.report")
     env.globals.update(f=_format, num=_num, bar=_bar, outcome=_outcome, version=_version())
     return env
 
@@ -84,6 +90,8 @@ def _render(template: str, script_name: str | None, **context: Any) -> str:
     script = _script(script_name) if script_name else ""
     context["script"] = Markup(script)
     context["script_src"] = _csp_hash(script) if script else "'none'"
+    context.setdefault("back_href", None)
+    context["css"] = Markup(_script("report.css"))
     return _environment().get_template(template).render(**context)
 
 
@@ -116,6 +124,7 @@ def _charts(summary: Summary, agents: Sequence[str]) -> dict[str, Markup]:
             y_label="strict success",
             x_fmt=_format.ms,
             title="strict success against mean response time",
+            empty="No timed Agent replies to plot yet.",
         ),
         "cost": scatter(
             points(lambda a: a.agent_cost_mean_usd),
@@ -123,6 +132,9 @@ def _charts(summary: Summary, agents: Sequence[str]) -> dict[str, Markup]:
             y_label="strict success",
             x_fmt=_format.usd,
             title="strict success against cost",
+            empty="No priced calls: no Agent here has a known cost, so there is nothing to "
+            "plot (unpriced cost is unknown, not $0). Give the models a price in the models "
+            "file to see quality against cost.",
         ),
         "latency": latency_boxes(agents, stats, colours),
         "heatmap": heatmap(agents, summary.by_category),
@@ -131,6 +143,23 @@ def _charts(summary: Summary, agents: Sequence[str]) -> dict[str, Markup]:
 
 def _interval(values: Sequence[float] | None) -> tuple[float, float] | None:
     return (values[0], values[1]) if values else None
+
+
+def _summary_context(summary: Summary, judges_html: str | None) -> dict[str, Any]:
+    """What ``_summary.html.j2`` (leaderboards, charts, status, failing checks) needs."""
+    agents = _format.leaderboard_order(summary.agents)
+    return {
+        "summary": summary,
+        "run": summary.run or RunSection(),
+        "agents": agents,
+        "ks": [str(k) for k in range(1, summary.trials + 1)],
+        "colours": agent_colours(agents),
+        "charts": _charts(summary, agents),
+        "domains": sorted({g for per in summary.by_domain.values() for g in per}),
+        "statuses": sorted({k for a in summary.agents.values() for k in a.status}),
+        "terminations": sorted({k for a in summary.agents.values() for k in a.termination}),
+        "judges_html": judges_html,
+    }
 
 
 def render_report(
@@ -144,7 +173,6 @@ def render_report(
     """The run report: leaderboard, charts, failing checks, judges' agreement (when the run
     was judged; ``judges_html`` is ``supportsim.judges.render_html``'s escaped fragment),
     scenario grid, transcripts."""
-    agents = _format.leaderboard_order(summary.agents)
     failing = {
         sid: any(
             t.status == "completed" and not t.strict
@@ -156,25 +184,30 @@ def render_report(
     return _render(
         "report.html.j2",
         "report.js",
-        summary=summary,
-        run=summary.run or RunSection(),
+        **_summary_context(summary, judges_html),
         run_id=run_id,
         in_progress=in_progress,
-        agents=agents,
-        ks=[str(k) for k in range(1, summary.trials + 1)],
-        colours=agent_colours(agents),
-        charts=_charts(summary, agents),
-        domains=sorted({g for per in summary.by_domain.values() for g in per}),
         failing=failing,
-        statuses=sorted({k for a in summary.agents.values() for k in a.status}),
-        terminations=sorted({k for a in summary.agents.values() for k in a.termination}),
         transcripts={r.unit_id: _transcript(r) for r in records},
-        judges_html=judges_html,
     )
 
 
-def render_comparison(comparison: Mapping[str, Any]) -> str:
-    """The comparison of two runs: verdicts, paired deltas per agent and per category."""
+def render_summary_sections(summary: Summary, *, judges_html: str | None = None) -> Markup:
+    """The report's leaderboards, charts, status table, failing checks and judge sections
+    as one escaped HTML fragment (no script, no style: the page around it brings
+    ``report_css()``), for a page that shows a run another way (``supportsim view``)."""
+    template = _environment().get_template("_summary.html.j2")
+    return Markup(template.render(**_summary_context(summary, judges_html)))
+
+
+def report_css() -> str:
+    """The report's style sheet (inlined in every report page; served by the viewer)."""
+    return _script("report.css")
+
+
+def render_comparison(comparison: Mapping[str, Any], *, back_href: str | None = None) -> str:
+    """The comparison of two runs: verdicts, paired deltas per agent and per category
+    (``back_href``: a link back, for a page served by the viewer)."""
     charts = {}
     for row in comparison["agents"]:
         for metric in ("strict", "partial"):
@@ -185,7 +218,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
                 for cat, g in row["by_category"].items()
             ]
             charts[(row["label"], metric)] = forest(rows)
-    return _render("compare.html.j2", "report.js", c=comparison, charts=charts)
+    return _render("compare.html.j2", "report.js", c=comparison, charts=charts, back_href=back_href)
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -8,6 +8,7 @@ Reading never writes to the run directory.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,17 @@ def load_run(run_dir: Path) -> RunData:
     ``trials`` is the configured trial count from run.json (so pass^k spans every trial
     asked for, even before all have finished), else the largest trial seen.
     """
+    return assemble_run(run_dir, read_manifest(run_dir), iter_records(run_dir))
+
+
+def read_manifest(run_dir: Path) -> dict[str, Any] | None:
+    """A run directory's run.json (None when it has none yet), its status as it really is
+    (``live_status``: a dead writer's ``running`` is ``interrupted``).
+
+    Raises:
+        NotARunError: The path is not a folder, or has neither run.json nor records.
+        InputError: run.json cannot be read or is not a JSON object (naming it).
+    """
     if not run_dir.is_dir():
         raise NotARunError(f"{run_dir}: not a run directory (no such directory)")
     manifest_path, records_path = run_dir / MANIFEST, run_dir / CONVERSATIONS
@@ -74,18 +86,27 @@ def load_run(run_dir: Path) -> RunData:
         raise NotARunError(
             f"{run_dir}: not a run directory (neither {MANIFEST} nor {CONVERSATIONS} found)"
         )
-    manifest: dict[str, Any] | None = None
-    if manifest_path.exists():
-        try:
-            manifest = read_json(manifest_path)
-        except (OSError, orjson.JSONDecodeError) as exc:
-            raise InputError(f"{manifest_path}: cannot read the run manifest: {exc}") from None
-        if not isinstance(manifest, dict):
-            raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
-        manifest["status"] = live_status(run_dir, manifest.get("status"))  # dead: interrupted
+    if not manifest_path.exists():
+        return None
+    try:
+        manifest = read_json(manifest_path)
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise InputError(f"{manifest_path}: cannot read the run manifest: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
+    manifest["status"] = live_status(run_dir, manifest.get("status"))  # dead: interrupted
+    return manifest
+
+
+def assemble_run(
+    run_dir: Path, manifest: dict[str, Any] | None, records: Iterable[ConversationRecord]
+) -> RunData:
+    """A run from its manifest and records already read (``load_run`` reads them; the
+    viewer keeps them between requests and passes them in): the plan's units only, the
+    latest record of each, rescored verdicts in place (rescored.jsonl is read here)."""
     plan = RunPlan.of_manifest(manifest)
-    records, foreign = split_planned(iter_records(run_dir), plan)
-    latest = list({r.unit_id: r for r in records}.values())
+    planned, foreign = split_planned(records, plan)
+    latest = list({r.unit_id: r for r in planned}.values())
     rescored = apply_rescored(latest, read_rescored(run_dir))
     configured = _configured_trials(manifest)
     trials = configured or max((r.trial for r in latest), default=1)

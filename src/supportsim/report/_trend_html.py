@@ -9,6 +9,7 @@ so its Content-Security-Policy allows none.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -22,6 +23,32 @@ RING = {"improvement": "#1a9850", "regression": "#d73027"}
 
 def _direction(delta_points: float) -> str:
     return "improvement" if delta_points > 0 else "regression"
+
+
+def _series_lines(xy: Sequence[tuple[float, float] | None], colour: str, name: str) -> list[str]:
+    """An agent's line through its points: solid between consecutive runs, dashed across
+    runs without a value (the agent was not in them, or the metric was unknown there), so
+    every point an agent has is joined to the next, never left alone in the chart."""
+    known = [(i, p) for i, p in enumerate(xy) if p is not None]
+    solid: list[str] = []
+    lines: list[str] = []
+    for (i, (x0, y0)), (j, (x1, y1)) in pairwise(known):
+        if j == i + 1:
+            solid.append(f"M{x0:.1f},{y0:.1f} L{x1:.1f},{y1:.1f}")
+        else:
+            gap = escape(f"{name}: no value in {j - i - 1} run(s) between these")
+            lines.append(
+                f'<path class="gap" d="M{x0:.1f},{y0:.1f} L{x1:.1f},{y1:.1f}" fill="none" '
+                f'stroke="{colour}" stroke-width="2" stroke-dasharray="5 4" '
+                f'stroke-opacity="0.7"><title>{gap}</title></path>'
+            )
+    if solid:
+        lines.insert(
+            0,
+            f'<path class="line" d="{" ".join(solid)}" fill="none" stroke="{colour}" '
+            'stroke-width="2"/>',
+        )
+    return lines
 
 
 def line_chart(
@@ -67,17 +94,14 @@ def line_chart(
     for a, name in enumerate(agents):
         colour = colours[name]
         series = doc["agents"][name]
-        path, pen_down = [], False
-        for i, p in enumerate(series):
-            if p is None or p[key] is None:
-                pen_down = False
-                continue
-            path.append(f"{'L' if pen_down else 'M'}{px(i):.1f},{py(p[key]):.1f}")
-            pen_down = True
-        if path:
-            body.append(
-                f'<path d="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>'
-            )
+        body += _series_lines(
+            [
+                (px(i), py(p[key])) if p is not None and p[key] is not None else None
+                for i, p in enumerate(series)
+            ],
+            colour,
+            name,
+        )
         for i, p in enumerate(series):
             if p is None or p[key] is None:
                 continue
@@ -128,11 +152,13 @@ def _charts(doc: Mapping[str, Any]) -> list[Markup]:
     ]
 
 
-def render_trend_html(doc: Mapping[str, Any]) -> str:
-    """The whole page (no script, no external resource)."""
+def render_trend_html(doc: Mapping[str, Any], *, back_href: str | None = None) -> str:
+    """The whole page (no script, no external resource; ``back_href``: a link back, for a
+    page served by the viewer)."""
     return _render(
         "trend.html.j2",
         None,
+        back_href=back_href,
         t=doc,
         charts=_charts(doc),
         rows=list(zip(doc["runs"], range(len(doc["runs"])), strict=True)),

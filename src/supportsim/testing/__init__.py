@@ -5,7 +5,8 @@ protocols so tests, benchmarks and offline dry runs drive the real SDKs against 
 replies, injected latency and injected failures. See :mod:`supportsim.testing.server`.
 """
 
-from supportsim.testing.autopilot import autopilot, load_script, serve
+from supportsim.testing.autopilot import Script, autopilot, load_script, load_script_file, serve
+from supportsim.testing.latency import Latency, parse_latency
 from supportsim.testing.plan_model import plan_responder
 from supportsim.testing.replies import (
     Reply,
@@ -31,10 +32,12 @@ from supportsim.testing.statements import (
 
 __all__ = [
     "AskedQuestion",
+    "Latency",
     "MockLLMServer",
     "RecordedRequest",
     "Reply",
     "Responder",
+    "Script",
     "StatementScript",
     "ToolCallSpec",
     "asked_question",
@@ -45,7 +48,9 @@ __all__ = [
     "is_reading_request",
     "is_statement_request",
     "load_script",
+    "load_script_file",
     "malformed_call",
+    "parse_latency",
     "plan_responder",
     "reply",
     "say",

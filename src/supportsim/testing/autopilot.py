@@ -14,6 +14,12 @@ Script file (YAML or JSON) maps a model name to the replies that model gives, in
       - {hang: true}
       - {truncated: "Your order is"}
 
+A model's entry may instead be a mapping with its ``latency`` (``"TTFT/TOTAL"`` in ms) and
+optional ``replies`` (see :mod:`supportsim.testing.latency`). When a scripted model's
+replies run out, ``serve`` says so through its ``warn`` callback (the CLI prints it to
+stderr), naming the model, how many replies it had and the latency the autopilot answers
+at from then on, so an exhausted script is never silently timed at 0 ms.
+
 Autopilot: every model without (or after) a script is answered by :func:`autopilot`, which
 makes a plausible conversation possible with no script at all:
 
@@ -37,17 +43,27 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from supportsim._yaml import read_yaml
 from supportsim.errors import InputError, ScenarioError
+from supportsim.testing.latency import ALL_MODELS, Latency, latency_from_script
 from supportsim.testing.replies import Reply, call, reply, reply_from_dict, say
 from supportsim.testing.server import MockLLMServer, RecordedRequest
 from supportsim.testing.statements import autopilot_statement
 
-__all__ = ["AGENT_LINE", "CUSTOMER_LINES", "autopilot", "load_script", "serve"]
+__all__ = [
+    "AGENT_LINE",
+    "CUSTOMER_LINES",
+    "Script",
+    "autopilot",
+    "load_script",
+    "load_script_file",
+    "serve",
+]
 
 AGENT_LINE = "Thanks, I have noted that. Is there anything else?"
 CUSTOMER_LINES = (
@@ -148,31 +164,76 @@ def autopilot(request: RecordedRequest) -> Reply:
     return say(CUSTOMER_LINES[min(turns, len(CUSTOMER_LINES) - 1)])
 
 
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A script file: replies per model, and the latency of the models that set one."""
+
+    replies: dict[str, list[Reply]] = field(default_factory=dict)
+    latency: dict[str, Latency] = field(default_factory=dict)
+
+
 def load_script(path: Path) -> dict[str, list[Reply]]:
-    """Read a script file into per-model reply lists.
+    """Read a script file into per-model reply lists (its latencies: ``load_script_file``).
+
+    Raises:
+        InputError: As ``load_script_file``.
+    """
+    return load_script_file(path).replies
+
+
+def load_script_file(path: Path) -> Script:
+    """Read a script file: per model, a list of replies, or ``{latency, replies}``.
 
     Raises:
         InputError: The file is missing, unparseable (the shared reader's limits apply),
             or an entry is invalid; the message names the file, the model and the entry
-            index.
+            index (or its ``latency``).
     """
     doc, problems = read_yaml(path)
     if doc is None or problems:
         raise ScenarioError(problems)
     data = doc.data
     if data is None:
-        return {}
+        return Script()
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected a mapping of model name -> list of replies")
-    script: dict[str, list[Reply]] = {}
-    for model, entries in data.items():
+    script = Script()
+    for model, entry in data.items():
+        where = f"{path} [{model}]"
+        entries = entry
+        if isinstance(entry, dict):
+            unknown = sorted(set(entry) - {"latency", "replies"})
+            if unknown:
+                raise InputError(
+                    f"{where}: expected a list of replies, or a mapping of latency and "
+                    f"replies; unknown key(s) {unknown}"
+                )
+            if "latency" in entry:
+                where_latency = f"{where}[latency]"
+                script.latency[str(model)] = latency_from_script(
+                    entry["latency"], where=where_latency
+                )
+            entries = entry.get("replies") or []
         if not isinstance(entries, list):
-            raise InputError(f"{path} [{model}]: expected a list of replies")
-        script[str(model)] = [
-            reply_from_dict(entry, where=f"{path} [{model}][{index}]")
-            for index, entry in enumerate(entries)
-        ]
+            raise InputError(f"{where}: expected a list of replies")
+        if entries:
+            script.replies[str(model)] = [
+                reply_from_dict(item, where=f"{where}[{index}]")
+                for index, item in enumerate(entries)
+            ]
     return script
+
+
+def _ran_out(model: str, served: int, latency: Latency | None) -> str:
+    timing = (
+        f"at {latency}"
+        if latency is not None
+        else f"at 0 ms: no latency set for it (--latency {model}=TTFT/TOTAL)"
+    )
+    return (
+        f"mock server: the script for model {model!r} ran out after {served} "
+        f"repl{'y' if served == 1 else 'ies'}; the autopilot answers it from now on, {timing}"
+    )
 
 
 async def serve(
@@ -181,6 +242,8 @@ async def serve(
     script_file: Path | None = None,
     *,
     ready: Callable[[MockLLMServer], None] | None = None,
+    latency: Mapping[str, Latency] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> None:
     """Serve scripted replies, then autopilot, until cancelled.
 
@@ -189,12 +252,17 @@ async def serve(
         port: TCP port; 0 picks a free one (read it from ``server.url`` in ``ready``).
         script_file: Optional YAML/JSON script (format in the module docstring).
         ready: Called with the started server, e.g. to print its URL.
+        latency: Per-model timing (``*``: every other model), over the script file's
+            ``latency`` entries for the same model.
+        warn: Called with one line when a scripted model's replies run out (default:
+            nothing is said; the CLI passes its stderr printer).
 
     Raises:
         InputError: The script file is invalid (raised before binding the port), or the
             port cannot be bound (in use, not permitted).
     """
-    script = load_script(script_file) if script_file is not None else {}
+    script = load_script_file(script_file) if script_file is not None else Script()
+    timings = {**script.latency, **(latency or {})}
     server = MockLLMServer(host=host, port=port)
     try:
         await server.start()
@@ -204,8 +272,20 @@ async def serve(
             "pick another port, or 0 for any free one"
         ) from None
     try:
-        for model, replies in script.items():
+        for model, replies in script.replies.items():
             server.script(model, replies)
+        for model, timing in timings.items():
+            if model == ALL_MODELS:
+                server.latency(ttft_ms=timing.ttft_ms, total_ms=timing.total_ms)
+            else:
+                server.model_latency(model, ttft_ms=timing.ttft_ms, total_ms=timing.total_ms)
+        if warn is not None:
+            say_ran_out = warn
+
+            def ran_out(model: str, served: int) -> None:
+                say_ran_out(_ran_out(model, served, timings.get(model, timings.get(ALL_MODELS))))
+
+            server.on_script_end = ran_out
         server.default(None, autopilot)
         if ready is not None:
             ready(server)

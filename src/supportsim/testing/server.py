@@ -11,7 +11,8 @@ Routes: ``POST /v1/chat/completions`` (also ``/chat/completions``), ``POST /v1/m
 ``GET /v1/models`` and ``GET /health``. Every completion request is recorded as a
 :class:`RecordedRequest` without its ``authorization``/``x-api-key``/``api-key`` headers.
 
-Timing: a reply's ``ttft_ms``/``total_ms`` (else the server-wide :meth:`MockLLMServer.latency`)
+Timing: a reply's ``ttft_ms``/``total_ms`` (else its model's
+:meth:`MockLLMServer.model_latency`, else the server-wide :meth:`MockLLMServer.latency`)
 count from when the whole request has arrived (its body read), as a provider's do. A stream
 sends its headers, preamble and first content delta together at ``ttft_ms`` and spreads the
 remaining frames evenly so the last lands at ``total_ms``; a non-streamed answer (or error)
@@ -19,6 +20,11 @@ is sent whole at ``max(ttft_ms, total_ms)``. Deadlines are absolute, so one late
 not shift the rest. The server shares the caller's event loop (unless started in a thread):
 CPU-heavy client work, such as the SDKs' lazy imports on their first call, delays it too,
 so latency tests should warm up first.
+
+A scripted model whose queue runs dry is answered by the default responder from then on;
+the server notes it once per model (:meth:`MockLLMServer.scripts_ended`, and the
+``on_script_end`` callback), so a latency profile that outlives its script is not read
+as the provider's.
 
 State is guarded by a lock, so a server started with :meth:`MockLLMServer.start_in_thread`
 can be scripted and inspected from the main thread while its own loop serves requests.
@@ -113,6 +119,12 @@ class MockLLMServer:
         self._requests: list[RecordedRequest] = []
         self._ttft_ms = 0.0
         self._total_ms = 0.0
+        self._model_latency: dict[str, tuple[float, float]] = {}
+        self._served: dict[str, int] = {}
+        self._ended: dict[str, int] = {}
+        self.on_script_end: Callable[[str, int], None] | None = None
+        """Called (outside the lock) with a model and how many scripted replies it had, the
+        first time a request for that model finds its script used up."""
         self._runner: web.AppRunner | None = None
         self._stopped: asyncio.Future[None] | None = None
         self._thread: threading.Thread | None = None
@@ -225,6 +237,18 @@ class MockLLMServer:
         with self._lock:
             self._ttft_ms, self._total_ms = float(ttft_ms), float(total_ms)
 
+    def model_latency(self, model: str, *, ttft_ms: float = 0, total_ms: float = 0) -> None:
+        """Timing for ``model``'s replies that set none (scripted or default): overrides the
+        server-wide :meth:`latency` for that model, as a slower provider model would."""
+        with self._lock:
+            self._model_latency[model] = (float(ttft_ms), float(total_ms))
+
+    def scripts_ended(self) -> dict[str, int]:
+        """Models whose script ran out (a request found the queue empty), with how many
+        scripted replies each had served by then."""
+        with self._lock:
+            return dict(self._ended)
+
     def requests(self, model: str | None = None, api: Api | None = None) -> list[RecordedRequest]:
         """Recorded requests in arrival order, optionally filtered by model and API."""
         with self._lock:
@@ -245,18 +269,37 @@ class MockLLMServer:
             self._queues.clear()
             self._defaults.clear()
             self._requests.clear()
+            self._model_latency.clear()
+            self._served.clear()
+            self._ended.clear()
             self._ttft_ms = self._total_ms = 0.0
 
     def _next_reply(self, request: RecordedRequest) -> Reply | None:
         """Record ``request`` and pick its reply: queue, then model default, then any default."""
+        ended: int | None = None
         with self._lock:
             self._requests.append(request)
             queue = self._queues.get(request.model)
             if queue:
+                self._served[request.model] = self._served.get(request.model, 0) + 1
                 return queue.popleft()
+            if queue is not None and request.model not in self._ended:
+                ended = self._ended[request.model] = self._served.get(request.model, 0)
             responder = self._defaults.get(request.model) or self._defaults.get(None)
-        # Called outside the lock so a responder may itself script or inspect the server.
+            notify = self.on_script_end
+        # Called outside the lock so a callback or responder may script or inspect the server.
+        if ended is not None and notify is not None:
+            notify(request.model, ended)
         return responder(request) if responder is not None else None
+
+    def _timing(self, model: str, reply: Reply) -> tuple[float, float]:
+        """(ttft_ms, total_ms) of a reply: its own, else its model's, else the server's."""
+        with self._lock:
+            ttft_ms, total_ms = self._model_latency.get(model, (self._ttft_ms, self._total_ms))
+        return (
+            ttft_ms if reply.ttft_ms is None else reply.ttft_ms,
+            total_ms if reply.total_ms is None else reply.total_ms,
+        )
 
     # -- HTTP handlers ---------------------------------------------------------------------
 
@@ -332,9 +375,7 @@ class MockLLMServer:
         self, request: web.Request, recorded: RecordedRequest, reply: Reply, start: float
     ) -> web.StreamResponse:
         """Send ``reply`` on the schedule its timing (or the server default) asks for."""
-        with self._lock:
-            ttft_ms = self._ttft_ms if reply.ttft_ms is None else reply.ttft_ms
-            total_ms = self._total_ms if reply.total_ms is None else reply.total_ms
+        ttft_ms, total_ms = self._timing(recorded.model, reply)
         ttft_at = start + ttft_ms / 1000
         end_at = max(ttft_at, start + total_ms / 1000)
         if reply.kind == "hang":

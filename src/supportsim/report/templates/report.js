@@ -1,32 +1,34 @@
 (() => {
   "use strict";
   // Sortable tables: a cell's data-sort (number or text) decides; empty values sort last.
-  for (const table of document.querySelectorAll("table.sortable")) {
+  // One listener on the document, so a table put in later (the viewer's live refresh)
+  // sorts too.
+  document.addEventListener("click", (event) => {
+    const th = event.target.closest("table.sortable > thead th");
+    if (!th) return;
+    const table = th.closest("table");
     const heads = Array.from(table.tHead.rows[0].cells);
-    heads.forEach((th, col) => {
-      th.addEventListener("click", () => {
-        const asc = th.dataset.dir !== "asc";
-        heads.forEach((h) => delete h.dataset.dir);
-        th.dataset.dir = asc ? "asc" : "desc";
-        const key = (row) => {
-          const cell = row.cells[col];
-          const raw = cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
-          if (raw === "") return null;
-          const n = Number(raw);
-          return Number.isNaN(n) ? raw.toLowerCase() : n;
-        };
-        const body = table.tBodies[0];
-        const rows = Array.from(body.rows);
-        rows.sort((a, b) => {
-          const x = key(a), y = key(b);
-          if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-          const c = x < y ? -1 : x > y ? 1 : 0;
-          return asc ? c : -c;
-        });
-        for (const r of rows) body.appendChild(r);
-      });
+    const col = heads.indexOf(th);
+    const asc = th.dataset.dir !== "asc";
+    heads.forEach((h) => delete h.dataset.dir);
+    th.dataset.dir = asc ? "asc" : "desc";
+    const key = (row) => {
+      const cell = row.cells[col];
+      const raw = cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
+      if (raw === "") return null;
+      const n = Number(raw);
+      return Number.isNaN(n) ? raw.toLowerCase() : n;
+    };
+    const body = table.tBodies[0];
+    const rows = Array.from(body.rows);
+    rows.sort((a, b) => {
+      const x = key(a), y = key(b);
+      if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+      const c = x < y ? -1 : x > y ? 1 : 0;
+      return asc ? c : -c;
     });
-  }
+    for (const r of rows) body.appendChild(r);
+  });
 
   // Scenario grid filter.
   const filter = document.getElementById("grid-filter");

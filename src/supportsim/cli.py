@@ -609,7 +609,26 @@ def run(
     ] = None,
     agent: Annotated[list[str] | None, typer.Option("--agent", help="Agent spec (repeat).")] = None,
     customer: Annotated[
-        str | None, typer.Option(help="Customer spec: scripted or a model.")
+        list[str] | None,
+        typer.Option(
+            "--customer",
+            help="Customer spec: scripted or a model (repeat: every unit under each, paired).",
+        ),
+    ] = None,
+    customer_seed: Annotated[
+        str | None,
+        typer.Option(
+            "--customer-seed",
+            help="Seed setting of the Customer's model calls (default 0), or none.",
+        ),
+    ] = None,
+    replay_customer: Annotated[
+        str | None,
+        typer.Option(
+            "--replay-customer",
+            help="Reuse RUN_DIR's Customer replies while the conversation follows it.",
+            metavar="RUN_DIR",
+        ),
     ] = None,
     trials: Annotated[
         int | None, typer.Option(min=1, help="Trials per scenario and agent.")
@@ -716,6 +735,8 @@ def run(
         suite=suite,
         agents=agent,
         customer=customer,
+        customer_seed=customer_seed,
+        replay_customer=replay_customer,
         trials=trials,
         concurrency=concurrency,
         workers=workers,

@@ -61,11 +61,11 @@ def describe_statement_judge(config: RunConfig) -> str:
     judge = config.statement_judge
     if judge is None:
         scripted = (
-            " (the default with the scripted Customer)" if config.customer == "scripted" else ""
+            " (the default with the scripted Customer)" if config.customer == ["scripted"] else ""
         )
         return f"statement judge: none, rules only{scripted}"
     why = " (the Customer's model; --statement-judge none for rules only)"
-    return f"statement judge: {printable(judge)}" + (why if judge == config.customer else "")
+    return f"statement judge: {printable(judge)}" + (why if judge in config.customer else "")
 
 
 def run_command(
@@ -87,7 +87,8 @@ def run_command(
     console.print(
         f"run {session.run_id}: {len(session.todo)} of {len(session.units)} units to run "
         f"({prepared.scenario_count} scenarios x {len(config.agents)} agents x "
-        f"{config.trials} trials), concurrency {config.concurrency}",
+        + (f"{len(config.customer)} customers x " if len(config.customer) > 1 else "")
+        + f"{config.trials} trials), concurrency {config.concurrency}",
         markup=False,
         highlight=False,
     )

@@ -34,12 +34,20 @@ from supportsim.store._measurement import (
     saturated,
     with_loop_lag,
 )
-from supportsim.store._plan import Foreign, ForeignTally, RunPlan, split_planned, unit_key
+from supportsim.store._plan import (
+    Foreign,
+    ForeignTally,
+    RunPlan,
+    customers_of,
+    split_planned,
+    unit_key,
+)
 from supportsim.store._records import (
     SCHEMA_VERSION,
     CallLogRecord,
     CheckRecord,
     ConversationRecord,
+    CustomerReplayRecord,
     JudgedRecord,
     LLMCallRecord,
     MessageRecord,
@@ -127,6 +135,7 @@ __all__ = [
     "CallLogRecord",
     "CheckRecord",
     "ConversationRecord",
+    "CustomerReplayRecord",
     "Disposition",
     "Distribution",
     "FailingCheck",
@@ -177,6 +186,7 @@ __all__ = [
     "check_record",
     "checked",
     "checked_model",
+    "customers_of",
     "describe_measurement",
     "export_schemas",
     "final_unit_ids",

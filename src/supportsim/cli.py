@@ -571,6 +571,13 @@ def compare(
         str | None,
         typer.Option("--json", help="Also write the comparison as JSON to PATH (-: stdout)."),
     ] = None,
+    customer: Annotated[
+        str | None,
+        typer.Option(
+            "--customer",
+            help="Compare under this Customer (needed when a run played several).",
+        ),
+    ] = None,
 ) -> None:
     """Compare two runs, paired by scenario and trial: deltas, intervals, tests, verdict."""
     from supportsim.report import compare_command
@@ -586,6 +593,7 @@ def compare(
         fail_on_regression=fail_on_regression or [],
         allow_different=allow_different,
         json_path=json_out,
+        customer=customer,
     )
     raise typer.Exit(code)
 

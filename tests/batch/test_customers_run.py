@@ -263,3 +263,21 @@ def test_a_unit_missing_from_the_stored_run_is_simply_not_replayed(
     assert result.exit_code == 0, result.output
     [record] = iter_records(new)
     assert record.customer_replay is None and record.status == "completed"
+
+
+def test_a_run_from_before_seeds_resumes_and_a_changed_seed_setting_refuses(
+    server: MockLLMServer, tmp_path: Path
+) -> None:
+    out = tmp_path / "runs"
+    _, run_dir = run(server, out, "old", "--agent", "oracle", "--customer", "openai:cust")
+    manifest = orjson.loads((run_dir / "run.json").read_bytes())
+    for key in ("customer_seed", "replay_customer"):  # as a run.json written before them
+        del manifest["config"][key]
+    (run_dir / "run.json").write_bytes(orjson.dumps(manifest))
+    again, _ = run(server, out, "old", "--agent", "oracle", "--customer", "openai:cust", "--resume")
+    assert again.exit_code == 0, again.output
+    changed, _ = run(
+        server, out, "old", "--agent", "oracle", "--customer", "openai:cust", "--resume",
+        "--customer-seed", "5",
+    )  # fmt: skip
+    assert changed.exit_code == 2 and "customer_seed" in changed.output

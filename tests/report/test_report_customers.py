@@ -125,3 +125,24 @@ def test_an_agent_without_scored_units_under_a_customer_is_left_out_of_that_rank
     assert pair.agents == 1 and pair.kendall_tau_b is None and pair.swaps == []
     assert section.agents["y"].by_customer["c2"].n == 0
     assert section.agents["y"].strict_spread is None
+
+
+def test_the_html_and_markdown_reports_show_the_section_escaped() -> None:
+    from supportsim.report._html import render_report
+    from supportsim.report._markdown import render_markdown
+
+    facts = [
+        fact("ours", "<b>loud</b>", 1, True, 1.0),
+        fact("theirs", "<b>loud</b>", 1, False, 0.0),
+        fact("ours", "calm", 1, False, 0.0),
+        fact("theirs", "calm", 1, True, 1.0),
+    ]
+    summary = summarise(facts, trials=1, customers=["<b>loud</b>", "calm"])
+    page = render_report(summary, [], run_id="r", in_progress=False)
+    section = page[page.index('<section id="customers">') :]
+    section = section[: section.index("</section>")]
+    assert "&lt;b&gt;loud&lt;/b&gt;" in section and "<b>loud" not in section
+    assert "Kendall tau-b -1.00" in section and "ours &gt; theirs under A" in section
+    markdown = render_markdown(summary, run_id="r")
+    assert "### Customers" in markdown and "<b>" not in markdown
+    assert "NOT stable" in markdown

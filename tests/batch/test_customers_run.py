@@ -208,6 +208,7 @@ def test_replay_reuses_every_reply_for_an_unchanged_agent_and_calls_the_model_fr
     replay = ("--replay-customer", str(stored))
     result, same = run(server, out, "same", "--agent", "ag=openai:ag", *base, *replay)
     assert result.exit_code == 0, result.output
+    assert "1 of 1 units with a model Customer have a stored conversation" in result.output
     assert len(server.requests(model="cust")) == before  # no Customer model call at all
     [again] = iter_records(same)
     assert again.customer_replay is not None
@@ -263,6 +264,7 @@ def test_a_unit_missing_from_the_stored_run_is_simply_not_replayed(
     assert result.exit_code == 0, result.output
     [record] = iter_records(new)
     assert record.customer_replay is None and record.status == "completed"
+    assert "0 of 1 units with a model Customer have a stored conversation" in result.output
 
 
 def test_a_run_from_before_seeds_resumes_and_a_changed_seed_setting_refuses(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import orjson
 import pytest
@@ -119,9 +120,15 @@ def test_two_customers_pair_every_unit_and_report_scores_spread_and_rank_agreeme
     again, _ = run(server, tmp_path / "runs", "two", *args, *two, "--resume")
     assert again.exit_code == 0, again.output
     assert "0 of 8 units to run" in again.output
-    report = cli(server, "report", str(run_dir), "--markdown", str(tmp_path / "r.md"))
+    junit = tmp_path / "junit.xml"
+    report = cli(
+        server, "report", str(run_dir), "--markdown", str(tmp_path / "r.md"), "--junit", str(junit)
+    )
     assert report.exit_code == 0, report.output
     assert "### Customers" in (tmp_path / "r.md").read_text()
+    names = [c.get("name") for c in ElementTree.parse(junit).iter("testcase")]
+    assert len(names) == len(set(names)) == 8  # each Customer's case named apart
+    assert "mock-duplicate-refund/oracle/1/openai:cust" in names
 
 
 def test_compare_says_it_cannot_pair_a_run_of_several_customers_without_one_named(

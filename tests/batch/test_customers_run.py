@@ -12,8 +12,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from supportsim.batch import RunConfig
-from supportsim.batch._customers import customer_seed
+from supportsim.batch import RunConfig, customer_seed
 from supportsim.cli import app
 from supportsim.store import iter_records, read_json
 from supportsim.testing import MockLLMServer, RecordedRequest, Reply, autopilot, say

@@ -163,7 +163,7 @@ class RunConfig(BaseModel):
     """A stored run directory whose Customer replies are reused, unit by unit (same
     scenario, Agent label, Customer and trial), for as long as the new conversation
     follows the stored one; the Customer's model is called from the first divergence
-    (``conversation.replay``)."""
+    (``conversation.ReplayCustomer``)."""
     trials: int = Field(default=1, ge=1, le=100_000)
     concurrency: int | str = 8
     """Conversations in flight at once (1 to 4096), or ``auto`` / ``auto:N``: start at 16,

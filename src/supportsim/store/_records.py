@@ -190,7 +190,7 @@ class CustomerReplayRecord(_Record):
 
     A stored reply is reused while the new conversation follows the stored one: the
     Customer saw the same messages (the Agent's text as the Customer sees it); from the
-    first message that differs the Customer's model is called (``conversation.replay``)."""
+    first message that differs the Customer's model is called (``conversation.ReplayCustomer``)."""
 
     source: str
     """The stored run directory the replies came from (as given)."""

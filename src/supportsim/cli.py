@@ -571,6 +571,13 @@ def compare(
         str | None,
         typer.Option("--json", help="Also write the comparison as JSON to PATH (-: stdout)."),
     ] = None,
+    customer: Annotated[
+        str | None,
+        typer.Option(
+            "--customer",
+            help="Compare under this Customer (needed when a run played several).",
+        ),
+    ] = None,
 ) -> None:
     """Compare two runs, paired by scenario and trial: deltas, intervals, tests, verdict."""
     from supportsim.report import compare_command
@@ -586,6 +593,7 @@ def compare(
         fail_on_regression=fail_on_regression or [],
         allow_different=allow_different,
         json_path=json_out,
+        customer=customer,
     )
     raise typer.Exit(code)
 
@@ -609,7 +617,26 @@ def run(
     ] = None,
     agent: Annotated[list[str] | None, typer.Option("--agent", help="Agent spec (repeat).")] = None,
     customer: Annotated[
-        str | None, typer.Option(help="Customer spec: scripted or a model.")
+        list[str] | None,
+        typer.Option(
+            "--customer",
+            help="Customer spec: scripted or a model (repeat: every unit under each, paired).",
+        ),
+    ] = None,
+    customer_seed: Annotated[
+        str | None,
+        typer.Option(
+            "--customer-seed",
+            help="Seed setting of the Customer's model calls (default 0), or none.",
+        ),
+    ] = None,
+    replay_customer: Annotated[
+        str | None,
+        typer.Option(
+            "--replay-customer",
+            help="Reuse RUN_DIR's Customer replies while the conversation follows it.",
+            metavar="RUN_DIR",
+        ),
     ] = None,
     trials: Annotated[
         int | None, typer.Option(min=1, help="Trials per scenario and agent.")
@@ -716,6 +743,8 @@ def run(
         suite=suite,
         agents=agent,
         customer=customer,
+        customer_seed=customer_seed,
+        replay_customer=replay_customer,
         trials=trials,
         concurrency=concurrency,
         workers=workers,

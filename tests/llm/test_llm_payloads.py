@@ -217,3 +217,20 @@ def test_message_invariants() -> None:
         LLMMessage(role="user", tool_call_id="c1")
     with pytest.raises(ValueError):
         LLMMessage(role="user", tool_calls=CALLS)
+
+
+def test_a_requests_seed_replaces_the_models_and_anthropic_is_sent_none() -> None:
+    from dataclasses import replace
+
+    from supportsim.llm import request_key, takes_seed
+
+    openai = ModelConfig(name="o", provider="openai", model="m", params=ModelParams(seed=7))
+    seeded = replace(REQUEST, seed=123)
+    assert build_openai_params(openai, seeded, stream=False)["seed"] == 123
+    assert build_openai_params(openai, REQUEST, stream=False)["seed"] == 7
+    anthropic = ModelConfig(name="a", provider="anthropic", model="claude")
+    assert "seed" not in build_anthropic_params(anthropic, seeded)
+    assert takes_seed(openai) and not takes_seed(anthropic)
+    # the response cache tells seeds apart
+    assert request_key(openai, seeded) != request_key(openai, replace(REQUEST, seed=124))
+    assert request_key(openai, seeded) != request_key(openai, REQUEST)

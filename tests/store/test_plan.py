@@ -84,3 +84,40 @@ def test_without_a_plan_every_record_counts() -> None:
     assert len(mine) == 1 and len(foreign) == 0
     assert RunPlan.of_manifest(None) is None
     assert RunPlan.of_manifest({"scenarios": {}, "config": {"trials": 0, "agents": []}}) is None
+
+
+def test_a_plan_of_several_customers_names_the_customer_in_each_unit_id() -> None:
+    plan = RunPlan(("s1",), ("ours", "theirs"), 1, customers=("scripted", "openai:c"))
+    assert plan.unit_ids() == [
+        "s1|ours|1|scripted",
+        "s1|theirs|1|scripted",
+        "s1|ours|1|openai:c",
+        "s1|theirs|1|openai:c",
+    ]
+    assert len(plan) == 4
+    # one Customer: the ids every run before several Customers has
+    assert RunPlan(("s1",), ("ours",), 1, customers=("openai:c",)).unit_ids() == ["s1|ours|1"]
+
+
+def test_the_manifest_plan_reads_one_customer_or_several() -> None:
+    manifest = {
+        "scenarios": {"s1": "h"},
+        "agents": {"ours": "oracle"},
+        "config": {"agents": ["oracle"], "trials": 1, "customer": ["scripted", "openai:c"]},
+    }
+    plan = RunPlan.of_manifest(manifest)
+    assert plan is not None and plan.customers == ("scripted", "openai:c")
+    assert plan.unit_ids() == ["s1|ours|1|scripted", "s1|ours|1|openai:c"]
+    old = {**manifest, "config": {"agents": ["oracle"], "trials": 1}}
+    plan = RunPlan.of_manifest(old)
+    assert plan is not None and plan.customers == ("scripted",)
+    assert plan.unit_ids() == ["s1|ours|1"]
+
+
+def test_a_record_of_another_customer_is_foreign_with_why() -> None:
+    plan = RunPlan(("s1",), ("ours",), 1, customers=("scripted", "openai:c"))
+    other = record("s1", "ours", 1, unit_id="s1|ours|1|openai:x")
+    other.customer = "openai:x"
+    mine, foreign = split_planned([other], plan)
+    assert not mine
+    assert "customer 'openai:x' is not one of the run's Customers" in foreign.why[other.unit_id]

@@ -148,3 +148,14 @@ def test_a_running_runs_summary_is_never_trusted(tmp_path: Path) -> None:
         lock.release()
     assert glance.status == "running"
     assert list(glance.summary.agents) == ["a"]  # type: ignore[union-attr]
+
+
+def test_a_run_of_several_customers_names_them_from_its_config_before_any_record(
+    tmp_path: Path,
+) -> None:
+    run = tmp_path / "r"
+    manifest(run, scenarios=["s1"], agents=["a"], trials=1)
+    doc = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    doc["config"]["customer"] = ["scripted", "openai:cust"]  # a run of several stores a list
+    (run / "run.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert RunReader("r", run).glance().customers == ["openai:cust", "scripted"]

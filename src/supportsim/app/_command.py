@@ -23,6 +23,7 @@ from supportsim.app._run import RunHooks, execute_prepared, finish_run
 from supportsim.batch import (
     Batch,
     BatchState,
+    Prepared,
     RunConfig,
     RunRequest,
     Session,
@@ -61,11 +62,29 @@ def describe_statement_judge(config: RunConfig) -> str:
     judge = config.statement_judge
     if judge is None:
         scripted = (
-            " (the default with the scripted Customer)" if config.customer == "scripted" else ""
+            " (the default with the scripted Customer)" if config.customer == ["scripted"] else ""
         )
         return f"statement judge: none, rules only{scripted}"
     why = " (the Customer's model; --statement-judge none for rules only)"
-    return f"statement judge: {printable(judge)}" + (why if judge == config.customer else "")
+    return f"statement judge: {printable(judge)}" + (why if judge in config.customer else "")
+
+
+def describe_replay(prepared: Prepared) -> str | None:
+    """The line ``run`` prints at its start with ``--replay-customer``: how many of the
+    units to run have a stored conversation to follow (a label that differs from the
+    stored run's finds none, and says so here rather than nowhere)."""
+    ctx = prepared.ctx
+    if ctx.replay is None:
+        return None
+    todo = [u for u in prepared.session.todo if ctx.customer_for(u).model is not None]
+    found = sum(
+        (u.scenario_id, u.agent, ctx.customer_for(u).label, u.trial) in ctx.replay.units
+        for u in todo
+    )
+    return (
+        f"replaying the Customer of {ctx.replay.source}: {found} of {len(todo)} units with a "
+        "model Customer have a stored conversation (same scenario, agent label, Customer, trial)"
+    )
 
 
 def run_command(
@@ -87,11 +106,14 @@ def run_command(
     console.print(
         f"run {session.run_id}: {len(session.todo)} of {len(session.units)} units to run "
         f"({prepared.scenario_count} scenarios x {len(config.agents)} agents x "
-        f"{config.trials} trials), concurrency {config.concurrency}",
+        + (f"{len(config.customer)} customers x " if len(config.customer) > 1 else "")
+        + f"{config.trials} trials), concurrency {config.concurrency}",
         markup=False,
         highlight=False,
     )
     console.print(describe_statement_judge(config), markup=False, highlight=False)
+    if (replaying := describe_replay(prepared)) is not None:
+        console.print(printable(replaying), markup=False, highlight=False)
     for change in session.forced:
         err.print(f"warning: resuming a changed run (--force): {printable(change)}", markup=False)
     unpriced = sorted(name for name, m in prepared.models.items() if m.price is None)

@@ -241,7 +241,12 @@ def write_summary(session: Session, trials: int) -> tuple[Summary, dict[str, str
             spend[0] += r.cost_usd or 0.0
             yield r
 
-    summary = summarise(mine(), trials=trials, agents=session.plan.agents)
+    summary = summarise(
+        mine(),
+        trials=trials,
+        agents=session.plan.agents,
+        customers=session.plan.customers if session.plan.several_customers else None,
+    )
     outside = foreign.result()
     statuses: dict[str, int] = {}
     for status in latest.values():

@@ -23,6 +23,7 @@ from supportsim.batch._context import (
     statement_judge_model,
     unit_context,
 )
+from supportsim.batch._customers import ReplaySource, customer_seed, load_replay
 from supportsim.batch._gates import (
     GateMiss,
     check_gates,
@@ -73,6 +74,7 @@ __all__ = [
     "Participants",
     "Prepared",
     "RecordSink",
+    "ReplaySource",
     "RunConfig",
     "RunFlags",
     "RunRequest",
@@ -83,11 +85,13 @@ __all__ = [
     "check_gates",
     "check_run_id",
     "check_trials",
+    "customer_seed",
     "default_run_id",
     "describe_gates",
     "execute",
     "fingerprint",
     "finish_unit",
+    "load_replay",
     "load_run_config",
     "main_from_env",
     "models_for",

@@ -12,6 +12,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    field_serializer,
     field_validator,
     model_validator,
 )
@@ -96,7 +97,7 @@ _UNIT_S = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 AUTO_JUDGE = "auto"
-"""``statement_judge`` default: the Customer's model when it is an LLM, else rules only."""
+"""``statement_judge`` default: the (first LLM) Customer's model, else rules only."""
 
 
 def chosen_statement_judge(config: RunConfig) -> str | None:
@@ -104,7 +105,8 @@ def chosen_statement_judge(config: RunConfig) -> str | None:
     models-file name, or None (rules only)."""
     if config.statement_judge != AUTO_JUDGE:
         return config.statement_judge
-    return None if config.customer == "scripted" else config.customer
+    models = [c for c in config.customer if c != "scripted"]
+    return models[0] if models else None
 
 
 def parse_duration(value: object) -> float:
@@ -146,8 +148,22 @@ class RunConfig(BaseModel):
     agents: list[str] = ["oracle"]
     """Agents under test: oracle, openai:M, anthropic:M, a models-file name, http:URL,
     python:module:attr, langgraph:module:attr; ``LABEL=SPEC`` names one in the results."""
-    customer: str = "scripted"
-    """The simulated Customer: scripted, or a model spec."""
+    customer: list[str] = ["scripted"]
+    """The simulated Customer: scripted, or a model spec; a list of them plays every
+    (scenario, persona, trial) under each Customer for every Agent, paired, and the
+    report shows how much the choice of Customer moves the scores and the ranking. One
+    string is one Customer (and is stored as one string, as before lists)."""
+    customer_seed: int | None = 0
+    """The run's seed setting for the Customer's model: each (scenario, persona, trial)
+    gets its own seed derived from it (``customer_seed``), sent with every Customer call
+    to a provider that takes one (OpenAI-compatible ``seed``; Anthropic takes none) and
+    kept in the unit's record; the same for every Agent and Customer. null: send none
+    (a models file's ``params.seed`` then stands)."""
+    replay_customer: str | None = None
+    """A stored run directory whose Customer replies are reused, unit by unit (same
+    scenario, Agent label, Customer and trial), for as long as the new conversation
+    follows the stored one; the Customer's model is called from the first divergence
+    (``conversation.ReplayCustomer``)."""
     trials: int = Field(default=1, ge=1, le=100_000)
     concurrency: int | str = 8
     """Conversations in flight at once (1 to 4096), or ``auto`` / ``auto:N``: start at 16,
@@ -213,6 +229,33 @@ class RunConfig(BaseModel):
             raise ValueError(problem)
         return value
 
+    @field_validator("customer", mode="before")
+    @classmethod
+    def _customer(cls, value: Any) -> Any:
+        values = [value] if isinstance(value, str) else value
+        if not isinstance(values, list):
+            return values  # pydantic says what is wrong
+        if not values:
+            raise ValueError("at least one Customer: scripted or a model spec")
+        seen: set[str] = set()
+        for spec in values:
+            if not isinstance(spec, str):
+                continue
+            if not spec.strip():
+                raise ValueError("a Customer spec must not be empty")
+            if "|" in spec:  # the separator of unit ids (``store.unit_key``)
+                raise ValueError(f"{spec!r}: a Customer spec cannot contain '|'")
+            if spec in seen:
+                raise ValueError(f"{spec!r} is given twice; give each Customer once")
+            seen.add(spec)
+        return values
+
+    @field_serializer("customer")
+    def _one_customer(self, value: list[str]) -> str | list[str]:
+        # One Customer is stored as the string it always was: run.json, fingerprints and
+        # every reader of older runs see the same value.
+        return value[0] if len(value) == 1 else list(value)
+
     @field_validator("concurrency", mode="before")
     @classmethod
     def _concurrency(cls, value: Any) -> Any:
@@ -273,6 +316,19 @@ class RunConfig(BaseModel):
     def _deadline(cls, value: Any) -> Any:
         return None if value is None else parse_duration(value)
 
+    @field_validator("customer_seed", mode="before")
+    @classmethod
+    def _customer_seed(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.lower() == "none":
+                return None
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"a whole number or none (got {value!r})") from None
+        return value
+
 
 class RunFlags(BaseModel):
     """``supportsim run``'s flags that set a :class:`RunConfig` field, as the command line
@@ -289,7 +345,11 @@ class RunFlags(BaseModel):
     ids: list[str] | None = None
     suite: str | None = None
     agents: list[str] | None = None
-    customer: str | None = None
+    customer: list[str] | None = None
+    """``--customer``, once or more."""
+    customer_seed: str | None = None
+    """A number, or ``none``: ``RunConfig.customer_seed`` reads it."""
+    replay_customer: str | None = None
     trials: int | None = None
     concurrency: str | None = None
     """A number, ``auto`` or ``auto:N``: ``RunConfig.concurrency`` reads it."""

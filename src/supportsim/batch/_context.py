@@ -16,6 +16,7 @@ from typing import Any
 
 from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
+from supportsim.batch._customers import load_replay
 from supportsim.batch._manifest import fingerprint
 from supportsim.batch._unit import UnitContext
 from supportsim.conversation import (
@@ -178,11 +179,12 @@ def _check_inprocess_tools(
 
 @dataclass(frozen=True, slots=True)
 class Participants:
-    """The run's Agents and Customer, parsed once per run start (``participants``)."""
+    """The run's Agents and Customers, parsed once per run start (``participants``)."""
 
     agents: dict[str, AgentSpec]
     """By label; a ``python:`` or ``langgraph:`` factory was called once to check it."""
-    customer: CustomerSpec
+    customers: dict[str, CustomerSpec]
+    """By label (the spec), in ``--customer`` order."""
     models: dict[str, ModelConfig]
     """Every model the Agents, the Customer and the statement judge call, by name (the
     run's fingerprint holds these; the tau2 assertion judge is added by ``unit_context``)."""
@@ -200,17 +202,18 @@ def participants(config: RunConfig, models: Mapping[str, ModelConfig]) -> Partic
     ``langgraph:`` factory taking ``tools`` or ``mcp_url`` is checked by its signature
     only: N calls."""
     agents = keyed_by_label([parse_agent_spec(spec, models) for spec in config.agents])
-    customer = parse_customer_spec(config.customer, models)
+    customers = {spec: parse_customer_spec(spec, models) for spec in config.customer}
     needed = {a.model.name: a.model for a in agents.values() if a.model is not None}
-    if customer.model is not None:
-        needed[customer.model.name] = customer.model
+    for customer in customers.values():
+        if customer.model is not None:
+            needed[customer.model.name] = customer.model
     if (judge := statement_judge_model(config, models)) is not None:
         needed.setdefault(judge.name, judge)
     if config.call_timeout_s is not None:
         needed = {
             k: m.model_copy(update={"timeout_s": config.call_timeout_s}) for k, m in needed.items()
         }
-    return Participants(agents, customer, needed)
+    return Participants(agents, customers, needed)
 
 
 def unit_context(
@@ -249,7 +252,11 @@ def unit_context(
         scenarios={s.id: s for s in scenarios},
         personas=personas,
         agents=participants.agents,
-        customer=participants.customer,
+        customer=next(iter(participants.customers.values())),
+        customers=participants.customers,
+        customer_seed=config.customer_seed,
+        # read once per process, before any unit runs: an unreadable run is bad input
+        replay=load_replay(config.replay_customer) if config.replay_customer else None,
         caller_for=caller_for,
         max_turns=config.max_turns,
         timeout_s=config.timeout_s,

@@ -333,7 +333,9 @@ class Hub:
         job.future = asyncio.get_running_loop().create_future()
         job.got = False
         worker.units[unit.unit_id] = job
-        worker.send({"t": "unit", "unit": [unit.scenario_id, unit.agent, unit.trial]})
+        worker.send(
+            {"t": "unit", "unit": [unit.scenario_id, unit.agent, unit.trial, unit.customer]}
+        )
         if alone:
             self._isolated = job
         try:

@@ -62,6 +62,10 @@ FREE_TO_CHANGE = frozenset(
         "ray",
     }
 )
+ADDED_LATER: dict[str, Any] = {"customer_seed": 0, "replay_customer": None}
+"""Config keys newer than some stored runs, with the value such a run is resumed under
+when the key is absent from its run.json: no replay, and the default seed setting (each
+record keeps the seed its Customer was sent, null in the units run before seeds)."""
 _URLS = Scrubber()
 # Fields of a model config that do not change what a conversation is.
 _MODEL_FREE = {"rate_limit", "timeout_s", "api_key_env", "name"}
@@ -137,7 +141,9 @@ def new_manifest(run_id: str, fingerprint: Mapping[str, Any]) -> dict[str, Any]:
 def changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     """What differs between a stored run and this invocation (empty: safe to resume)."""
     found = []
-    before = {k: v for k, v in old.get("config", {}).items() if k not in FREE_TO_CHANGE}
+    before = {
+        k: v for k, v in {**ADDED_LATER, **old.get("config", {})}.items() if k not in FREE_TO_CHANGE
+    }
     now = {k: v for k, v in new["config"].items() if k not in FREE_TO_CHANGE}
     for key in sorted(set(before) | set(now)):
         if before.get(key) != now.get(key):

@@ -126,7 +126,12 @@ def prepare(
             starting one whose directory exists.
     """
     run_dir = Path(config.out) / run_id
-    plan = RunPlan(tuple(fingerprint["scenarios"]), tuple(fingerprint["agents"]), config.trials)
+    plan = RunPlan(
+        tuple(fingerprint["scenarios"]),
+        tuple(fingerprint["agents"]),
+        config.trials,
+        customers=tuple(config.customer),
+    )
     units = plan_units(plan)
     if not resume:
         if run_dir.exists():

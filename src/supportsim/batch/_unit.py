@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from supportsim._tracing import traced_conversation
+from supportsim.batch._customers import ReplaySource, seeded, sent_seed
 from supportsim.batch._lag import LoopLag, stamp_loop_lag
 from supportsim.batch._units import Unit
 from supportsim.conversation import (
@@ -28,6 +29,7 @@ from supportsim.conversation import (
     CustomerSpec,
     Limits,
     LLMCall,
+    ReplayCustomer,
     ToolsMode,
     Transcript,
     agent_context_for,
@@ -52,7 +54,7 @@ from supportsim.scoring import (
     score,
     statement_questions,
 )
-from supportsim.store import ConversationRecord, build_record
+from supportsim.store import ConversationRecord, CustomerReplayRecord, build_record
 
 if TYPE_CHECKING:
     from supportsim.environment import McpHost
@@ -67,6 +69,7 @@ class UnitContext:
     personas: Mapping[str, Persona]
     agents: Mapping[str, AgentSpec]
     customer: CustomerSpec
+    """The run's (first) Customer: the one of a unit that names none."""
     caller_for: CallerFor
     max_turns: int | None = None
     timeout_s: float = 600.0
@@ -87,9 +90,19 @@ class UnitContext:
     statement_judge: StatementJudge | None = None
     """The judge of the communication checks (``--statement-judge``), None: rules only.
     Its verdict cache lives as long as the context (one run, in one process)."""
+    customers: Mapping[str, CustomerSpec] = field(default_factory=dict)
+    """Every Customer of the run by label (a unit of a run of several names its own)."""
+    customer_seed: int | None = None
+    """The run's Customer seed setting (``RunConfig.customer_seed``; ``_customers``)."""
+    replay: ReplaySource | None = None
+    """The stored run whose Customer replies are replayed (``--replay-customer``)."""
     _references: dict[str, dict[str, Any]] = field(default_factory=dict)
     _contexts: dict[str, AgentContext] = field(default_factory=dict)
     _graph: Any = None
+
+    def customer_for(self, unit: Unit) -> CustomerSpec:
+        """The unit's Customer: the one it names, else the run's one."""
+        return self.customer if unit.customer is None else self.customers[unit.customer]
 
     @property
     def graph(self) -> Any:
@@ -180,14 +193,27 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     scenario = ctx.scenarios[unit.scenario_id]
     transcript = Transcript()
     result = None
+    playing = ctx.customer_for(unit)
+    seed = sent_seed(playing.model, ctx.customer_seed, scenario.id, scenario.persona, unit.trial)
+    replay: ReplayCustomer | None = None
     try:
         domain = ctx.domains[scenario.domain]
         spec = ctx.agents[unit.agent]
         agent = build_agent(spec, scenario, ctx.caller_for)
         rules = rules_for(ctx.conversation_mode, scenario)
         customer = rules.build_customer(
-            ctx.customer, scenario, ctx.personas[scenario.persona], domain, agent, ctx.caller_for
+            playing,
+            scenario,
+            ctx.personas[scenario.persona],
+            domain,
+            agent,
+            seeded(ctx.caller_for, seed),
         )
+        # Only a model Customer is replayed: a scripted one calls no model to spare.
+        key = (scenario.id, unit.agent, playing.label, unit.trial)
+        stored = ctx.replay.replies(key, rules) if ctx.replay and playing.model else None
+        if stored is not None:
+            customer = replay = ReplayCustomer(customer, stored)
         env = Environment(domain, scenario)
         # --max-turns binds whatever the rules; else the rules' own bound
         limits = Limits(
@@ -231,7 +257,7 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         unit_id=unit.unit_id,
         scenario=scenario,
         agent=unit.agent,
-        customer=ctx.customer.label,
+        customer=playing.label,
         trial=unit.trial,
         transcript=sanitised(transcript),
         score=result,
@@ -239,6 +265,12 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         ended_at=_now(),
         duration_s=ctx.clock() - t0,
         statement_judge=ctx.statement_judge.name if ctx.statement_judge else None,
+        customer_seed=seed,
+        customer_replay=None
+        if replay is None or ctx.replay is None
+        else CustomerReplayRecord(
+            source=ctx.replay.source, replayed=replay.replayed, diverged_turn=replay.diverged_turn
+        ),
     )
 
 
@@ -287,7 +319,7 @@ def harness_record(
         unit_id=unit.unit_id,
         scenario=ctx.scenarios[unit.scenario_id],
         agent=unit.agent,
-        customer=ctx.customer.label,
+        customer=ctx.customer_for(unit).label,
         trial=unit.trial,
         transcript=transcript,
         score=None,

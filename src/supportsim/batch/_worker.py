@@ -302,8 +302,8 @@ async def _loop(
             link.heard = True
             kind = header.get("t")
             if kind == "unit":
-                scenario_id, agent, trial = header["unit"]
-                unit = Unit(scenario_id, agent, int(trial))
+                scenario_id, agent, trial, customer = header["unit"]
+                unit = Unit(scenario_id, agent, int(trial), customer)
                 task = asyncio.ensure_future(one(unit))
                 units[unit.unit_id] = task
 

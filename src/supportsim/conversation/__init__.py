@@ -31,6 +31,12 @@ from supportsim.conversation._participants import (
     Visible,
 )
 from supportsim.conversation._prompts import agent_system_prompt, customer_system_prompt
+from supportsim.conversation._replay import (
+    ReplayCustomer,
+    StoredReply,
+    customer_view,
+    stored_replies,
+)
 from supportsim.conversation._rules import (
     SUPPORTSIM_RULES,
     ConversationMode,
@@ -95,10 +101,12 @@ __all__ = [
     "Message",
     "ModelCaller",
     "OracleAgent",
+    "ReplayCustomer",
     "Role",
     "RulesPlugin",
     "ScriptedCustomer",
     "Status",
+    "StoredReply",
     "SupportsimRules",
     "Termination",
     "ToolsMode",
@@ -113,6 +121,7 @@ __all__ = [
     "charge",
     "checked_step",
     "customer_system_prompt",
+    "customer_view",
     "deadline_paused",
     "llm_call",
     "load_object",
@@ -122,6 +131,7 @@ __all__ = [
     "rules_for",
     "rules_name",
     "run_conversation",
+    "stored_replies",
     "time_left",
     "to_llm_messages",
 ]

@@ -54,6 +54,7 @@ from supportsim.conversation._participants import (
     CustomerTurn,
     Visible,
 )
+from supportsim.conversation._replay import customer_view
 from supportsim.conversation._rules import SUPPORTSIM_RULES, ConversationRules
 from supportsim.conversation._tools_mode import ToolsMode
 from supportsim.conversation._transcript import LLMCall, Message, Termination, Transcript
@@ -126,16 +127,7 @@ class _Run:
         return None if out is None else self.end(*out)
 
     def view(self) -> tuple[Visible, ...]:
-        out: list[Visible] = []
-        for m in self.t.messages:
-            if m.role == "customer":
-                out.append(Visible("customer", m.content))
-            elif m.role == "agent" and self.rules.shows_customer(m):
-                if out and out[-1].role == "agent":
-                    out[-1] = Visible("agent", out[-1].content + "\n\n" + m.content)
-                else:
-                    out.append(Visible("agent", m.content))
-        return tuple(out)
+        return customer_view(self.t.messages, self.rules.shows_customer)
 
     async def customer_node(self, _state: _State) -> _State:
         if self.turn >= self.limits.max_turns:

@@ -32,6 +32,7 @@ from ._config import (
     load_models_file,
     parse_model_spec,
     resolve_credentials,
+    takes_seed,
     with_table_price,
 )
 from ._context import ContextTooLong, check_context, estimate_tokens
@@ -116,6 +117,7 @@ __all__ = [
     "scrubber",
     "structured_candidates",
     "structured_mode",
+    "takes_seed",
     "with_retries",
     "with_table_price",
 ]

@@ -93,6 +93,8 @@ def request_key(config: ModelConfig, request: LLMRequest, scope: str = "") -> st
         "structured": _spec(request.structured) if request.structured else None,
         "scope": scope,
     }
+    if request.seed is not None:  # only when set: seedless requests keep their keys
+        what["seed"] = request.seed
     return hashlib.sha256(orjson.dumps(what, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

@@ -307,6 +307,12 @@ def cost_usd(
     return charge(config.price, usage)
 
 
+def takes_seed(config: ModelConfig) -> bool:
+    """Whether the model's provider takes a sampling seed (``LLMRequest.seed``): the
+    OpenAI-compatible ``seed``; Anthropic's API has none (nothing is sent there)."""
+    return config.provider == "openai"
+
+
 def connection_key(config: ModelConfig) -> tuple[str, str]:
     """The endpoint a model's requests go to, so rate limits can be shared per endpoint.
 

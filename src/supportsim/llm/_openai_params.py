@@ -102,8 +102,8 @@ def build_openai_params(
     if p.max_tokens is not None:
         key = "max_tokens" if config.base_url else "max_completion_tokens"
         params[key] = p.max_tokens
-    if p.seed is not None:
-        params["seed"] = p.seed
+    if (seed := request.seed if request.seed is not None else p.seed) is not None:
+        params["seed"] = seed
     if p.reasoning_effort is not None:
         params["reasoning_effort"] = p.reasoning_effort
     if stream:

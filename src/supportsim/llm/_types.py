@@ -90,6 +90,9 @@ class LLMRequest:
     ``structured_candidates``.
     ``headers`` are extra HTTP headers of this call (an agent-owned service's MCP URL);
     OpenAI-compatible endpoints only.
+    ``seed`` is this call's sampling seed, sent in place of the model's ``params.seed``
+    to a provider that takes one (``takes_seed``: OpenAI-compatible); Anthropic has no
+    seed parameter and is sent none (the caller records that none was sent).
     """
 
     system: str
@@ -98,6 +101,7 @@ class LLMRequest:
     tool_choice: ToolChoice = "auto"
     structured: ToolSpec | None = None
     headers: tuple[tuple[str, str], ...] = ()
+    seed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from supportsim.report._customers import customers_section
 from supportsim.report._facts import Facts, UnitFacts, unit_facts
 from supportsim.report._statements import statement_agreement
 from supportsim.report._tau2 import tau2_metrics
@@ -270,6 +271,7 @@ def summarise(
     trials: int | None = None,
     manifest: Mapping[str, Any] | None = None,
     agents: Sequence[str] | None = None,
+    customers: Sequence[str] | None = None,
 ) -> Summary:
     """summary.json: per agent, per category and domain, the scenario grid, failing checks.
 
@@ -282,6 +284,9 @@ def summarise(
         agents: the plan's Agent labels (default: the manifest's plan, if any). Each has a
             row even with nothing recorded or scored, so a gate on it fails instead of
             passing on no data.
+        customers: the plan's Customers (default: the manifest's plan, if any); with two
+            or more, the ``customers`` section (``_customers.py``). The per-agent rows pool
+            every Customer's units (each a trial of its scenario).
     """
     facts = Facts()
     by_unit: dict[str, UnitFacts] = {}
@@ -289,7 +294,8 @@ def summarise(
         by_unit[record.unit_id] = facts(record)
     latest = list(by_unit.values())
     trials = trials or max((r.trial for r in latest), default=1)
-    if agents is None and (plan := RunPlan.of_manifest(manifest)) is not None:
+    plan = RunPlan.of_manifest(manifest)
+    if agents is None and plan is not None:
         agents = plan.agents
     by_agent: dict[str, list[UnitFacts]] = {a: [] for a in agents or ()}
     for r in latest:
@@ -313,6 +319,10 @@ def summarise(
         summary.run = _run_info(manifest, latest)
     if (judged := statement_agreement(latest)) is not None:
         summary.statement_judge = judged
+    if customers is None and plan is not None and plan.several_customers:
+        customers = plan.customers
+    if (section := customers_section(latest, _rate, customers, agents)) is not None:
+        summary.customers = section
     return summary
 
 

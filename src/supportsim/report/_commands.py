@@ -32,7 +32,7 @@ from supportsim.report._html import render_comparison, render_report, write_outp
 from supportsim.report._junit import render_junit
 from supportsim.report._load import RunData, load_run
 from supportsim.report._markdown import render_markdown
-from supportsim.report._setup import SetupDifference
+from supportsim.report._setup import SetupDifference, under_customer
 from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
 from supportsim.store import (
@@ -286,11 +286,13 @@ def compare_command(
     fail_on_regression: Sequence[str] = (),
     allow_different: bool = False,
     json_path: str | None = None,
+    customer: str | None = None,
 ) -> int:
-    """Print the paired comparison of two runs; with ``html`` write it as HTML (default
-    ./compare-<A>-vs-<B>.html), with ``json_path`` as JSON (``-``: standard output, the
-    terminal view then goes to ``err``), before printing, so ``compare | head`` still
-    writes them. Every difference between the runs' setups is shown first.
+    """Print the paired comparison of two runs (under ``customer`` when a run played several
+    Customers: ``_setup.under_customer``; refused without it, exit 2); with ``html`` write
+    it as HTML (default ./compare-<A>-vs-<B>.html), with ``json_path`` as JSON (``-``:
+    standard output, the terminal view then goes to ``err``), before printing, so ``compare
+    | head`` still writes them. Every difference between the runs' setups is shown first.
 
     With ``fail_on_regression`` metrics (strict, partial, latency_p90, cost) the exit code
     is 1 when the comparison's test calls B worse on one of them. A comparison whose setups
@@ -303,7 +305,8 @@ def compare_command(
         metrics = parse_regression_metrics(fail_on_regression)
         json_file = None if json_path in (None, "", "-") else Path(json_path)
         json_file = _output_target("--json", json_file)
-        a, b = load_run(run_a), load_run(run_b)
+        a = under_customer(load_run(run_a), "A", customer)
+        b = under_customer(load_run(run_b), "B", customer)
         default = Path(f"compare-{_slug(a.run_id)}-vs-{_slug(b.run_id)}.html")
         html_out = _html_target(html, html_path, default)
         comparison = compare_runs(a, b, parse_pairs(pairs))

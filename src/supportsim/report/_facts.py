@@ -95,6 +95,8 @@ class UnitFacts:
     rules_only: int = 0
     """Communication checks the rules decided alone."""
     statement_judge: str | None = None
+    customer: str = "scripted"
+    """The unit's Customer (the ``customers`` section of a run of several)."""
 
 
 class Facts:
@@ -119,6 +121,7 @@ class Facts:
             unit_id=record.unit_id,
             scenario_id=s(record.scenario_id),
             agent=s(record.agent),
+            customer=s(record.customer),
             trial=record.trial,
             status=record.status,
             termination=record.termination,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from supportsim.store import Rate, Summary
+from supportsim.store import CustomersSection, Rate, Summary
 
 DASH = "–"
 
@@ -20,6 +20,11 @@ def points(value: float | None, digits: int = 1, *, signed: bool = True) -> str:
     if value is None:
         return DASH
     return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def spread(value: float | None) -> str:
+    """A spread of rates (max - min, 0..1) in percentage points: 0.25 -> '25.0'."""
+    return points(None if value is None else value * 100, signed=False)
 
 
 def ci(interval: Sequence[float] | None, digits: int = 1) -> str:
@@ -72,3 +77,27 @@ def leaderboard_order(agents: Mapping[str, Rate]) -> list[str]:
         return (-(a.strict_rate or -1.0), -(a.partial_mean or -1.0), name)
 
     return sorted(agents, key=key)
+
+
+def scores_cell(rate: Rate) -> str:
+    """``strict / partial`` of one Agent under one Customer: '50.0% / 75.0%'."""
+    return f"{pct(rate.strict_rate)} / {pct(rate.partial_mean)}"
+
+
+def agreement_lines(section: CustomersSection) -> list[str]:
+    """One line per pair of Customers: Kendall's tau-b of the rankings and the swaps;
+    then whether the ranking is stable."""
+    lines = []
+    for a in section.agreement:
+        tau = DASH if a.kendall_tau_b is None else f"{a.kendall_tau_b:+.2f}"
+        swapped = "; ".join(f"{x} > {y} under A, {y} > {x} under B" for x, y in a.swaps)
+        lines.append(
+            f"rank agreement {a.customer_a} (A) vs {a.customer_b} (B): "
+            f"Kendall tau-b {tau} over {a.agents} agents"
+            + (f"; swaps: {swapped}" if a.swaps else "; no swaps")
+        )
+    lines.append(
+        f"ranking by {section.ranked_by}: "
+        + ("stable under every Customer" if section.stable else "NOT stable: Agents swap")
+    )
+    return lines

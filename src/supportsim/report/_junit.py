@@ -74,12 +74,20 @@ def _failure(record: ConversationRecord) -> tuple[str, str]:
     return message, "\n".join(lines)
 
 
-def _testcase(parent: ET.Element, record: ConversationRecord) -> str:
-    """Append the unit's testcase; returns its outcome: passed, failure, error or skipped."""
+def _testcase(parent: ET.Element, record: ConversationRecord, several: bool) -> str:
+    """Append the unit's testcase; returns its outcome: passed, failure, error or skipped.
+    ``several``: the run has several Customers (the case's name names its Customer)."""
     case = ET.SubElement(
         parent,
         "testcase",
-        name=_text(f"{record.scenario_id}/{record.agent}/{record.trial}"),
+        name=_text(
+            _case_name(
+                record.scenario_id,
+                record.agent,
+                record.trial,
+                record.customer if several else None,
+            )
+        ),
         classname=_text(record.agent),
         time=f"{_seconds(record):.3f}",
     )
@@ -108,26 +116,36 @@ def _testcase(parent: ET.Element, record: ConversationRecord) -> str:
     return "failure"
 
 
-def _not_run(parent: ET.Element, scenario: str, agent: str, trial: int) -> None:
+def _case_name(scenario: str, agent: str, trial: int, customer: str | None) -> str:
+    """``scenario/agent/trial``, and ``/customer`` in a run of several Customers."""
+    return f"{scenario}/{agent}/{trial}" + ("" if customer is None else f"/{customer}")
+
+
+def _not_run(
+    parent: ET.Element, scenario: str, agent: str, trial: int, customer: str | None
+) -> None:
     case = ET.SubElement(
         parent,
         "testcase",
-        name=_text(f"{scenario}/{agent}/{trial}"),
+        name=_text(_case_name(scenario, agent, trial, customer)),
         classname=_text(agent),
         time="0.000",
     )
     ET.SubElement(case, "skipped", message="not run: the run ended before this unit")
 
 
-def _unrecorded(run: RunData) -> dict[str, list[tuple[str, int]]]:
-    """agent -> (scenario, trial) of the units run.json plans that have no record."""
+def _unrecorded(run: RunData) -> dict[str, list[tuple[str, int, str | None]]]:
+    """agent -> (scenario, trial, customer) of the units run.json plans that have no
+    record (customer: None in a run of one Customer)."""
     recorded = {r.unit_id for r in run.records}
-    out: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    out: dict[str, list[tuple[str, int, str | None]]] = defaultdict(list)
     if run.plan is None:
         return out
-    for scenario, agent, trial in sorted(run.plan.units()):
-        if unit_key(scenario, agent, trial) not in recorded:
-            out[agent].append((scenario, trial))
+    for scenario, agent, trial, customer in sorted(
+        run.plan.units(), key=lambda u: (u[0], u[1], u[2], u[3] or "")
+    ):
+        if unit_key(scenario, agent, trial, customer) not in recorded:
+            out[agent].append((scenario, trial, customer))
     return out
 
 
@@ -141,9 +159,10 @@ def render_junit(run: RunData) -> str:
     totals: dict[str, float] = defaultdict(float)
     for agent in sorted(set(by_agent) | set(missing)):
         suite = ET.SubElement(root, "testsuite", name=_text(agent))
-        outcomes = [_testcase(suite, r) for r in by_agent[agent]]
-        for scenario, trial in missing[agent]:
-            _not_run(suite, scenario, agent, trial)
+        several = run.plan is not None and run.plan.several_customers
+        outcomes = [_testcase(suite, r, several) for r in by_agent[agent]]
+        for scenario, trial, customer in missing[agent]:
+            _not_run(suite, scenario, agent, trial, customer)
             outcomes.append("skipped")
         seconds = sum(_seconds(r) for r in by_agent[agent])
         counts = {k: outcomes.count(k) for k in ("failure", "error", "skipped")}

@@ -15,8 +15,19 @@ from __future__ import annotations
 import re
 
 from supportsim._printable import printable
-from supportsim.report._format import DASH, ci, counts, leaderboard_order, ms, pct, usd
-from supportsim.store import RunSection, Summary
+from supportsim.report._format import (
+    DASH,
+    agreement_lines,
+    ci,
+    counts,
+    leaderboard_order,
+    ms,
+    pct,
+    scores_cell,
+    spread,
+    usd,
+)
+from supportsim.store import CustomersSection, RunSection, Summary
 
 REASON_CHARS = 160
 """Longest reason shown in a cell (the HTML report has them whole)."""
@@ -49,6 +60,25 @@ def _table(header: list[str], align: list[str], rows: list[list[str]]) -> list[s
 
 def _money(value: float | None) -> str:
     return md(usd(value)) if value is not None else DASH
+
+
+def _customers(section: CustomersSection) -> list[str]:
+    """Each Agent under each Customer (strict / partial), the spread, the rank agreement."""
+    out = ["### Customers", ""]
+    header = ["agent", *(md(c) for c in section.customers)]
+    header += ["strict spread pts", "partial spread pts"]
+    rows = [
+        [
+            md(agent),
+            *(md(scores_cell(row.by_customer[c])) for c in section.customers),
+            md(spread(row.strict_spread)),
+            md(spread(row.partial_spread)),
+        ]
+        for agent, row in section.agents.items()
+    ]
+    out += _table(header, ["l"] + ["r"] * (len(header) - 1), rows)
+    out += [f"- {md(line)}" for line in agreement_lines(section)]
+    return [*out, ""]
 
 
 def render_markdown(summary: Summary, *, run_id: str, gate_lines: list[str] | None = None) -> str:
@@ -101,6 +131,8 @@ def render_markdown(summary: Summary, *, run_id: str, gate_lines: list[str] | No
         out += ["Not scored (errors are counted, never scored):", ""]
         out += [f"- {md(name)}: {md(counts(s))}" for name, s in unscored.items()]
         out.append("")
+    if summary.customers is not None:
+        out += _customers(summary.customers)
     out += ["### Checks that fail most often", ""]
     failing = summary.failing_checks
     if not failing:

@@ -5,12 +5,13 @@ A comparison means something only when the two runs differ in the Agents compare
 nothing else that changes a number. The setup is read from run.json:
 
 * blocking (``compare --fail-on-regression`` refuses them without ``--allow-different``):
-  the Customer, the scenario set (each selected scenario file's hash: files changed,
-  scenarios only in one run), the personas those scenarios use, the judges (assertion and
-  statement judge), the configuration of every model that is not a compared Agent's (the
-  Customer's, the judges': what a models file says of them), the conversation rules
-  (``max_turns``, ``timeout_s``, ``conversation_mode``, ``tools``) and the supportsim
-  version (its scorer and checks);
+  the Customer (each run's Customers: a run of several is compared under one of them,
+  ``compare --customer SPEC``, and refused without it: ``under_customer``), the scenario set
+  (each selected scenario file's hash: files changed, scenarios only in one run), the
+  personas those scenarios use, the judges (assertion and statement judge), the
+  configuration of every model that is not a compared Agent's (the Customer's, the judges':
+  what a models file says of them), the conversation rules (``max_turns``, ``timeout_s``,
+  ``conversation_mode``, ``tools``) and the supportsim version (its scorer and checks);
 * noted, never blocking: the compared Agents' own model configurations (what a comparison
   of two models or two prompt versions is for) and the other package versions (the SDKs
   and Python: they move client time, not scores).
@@ -27,13 +28,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import orjson
 
+from supportsim.errors import InputError
 from supportsim.report._load import RunData
-from supportsim.store import saturated
+from supportsim.store import customers_of, saturated
 
 CONFIG_SETUP = {
     "customer": "Customer",
@@ -150,6 +152,8 @@ def setup_differences(
     ca, cb = _config(a), _config(b)
     for key, what in CONFIG_SETUP.items():
         va, vb = ca.get(key, CONFIG_DEFAULTS[key]), cb.get(key, CONFIG_DEFAULTS[key])
+        if key == "customer":  # one spec or several: shown as a list of specs
+            va, vb = ", ".join(customers_of(va)), ", ".join(customers_of(vb))
         if va != vb:
             found.append(SetupDifference(what, _shown(va), _shown(vb), blocking=True))
     ma, mb = a.manifest, b.manifest
@@ -182,6 +186,45 @@ def setup_differences(
                 )
             )
     return sorted(found, key=lambda d: not d.blocking)
+
+
+def run_customers(run: RunData) -> tuple[str, ...]:
+    """The Customers a run played (its plan's; without run.json, its records')."""
+    if run.plan is not None and run.plan.customers:
+        return run.plan.customers
+    return tuple(sorted({r.customer for r in run.records})) or ("scripted",)
+
+
+def under_customer(run: RunData, side: str, customer: str | None) -> RunData:
+    """``run`` as compared: under one Customer. A run of several Customers pairs each
+    (scenario, trial) once per Customer, so it is compared under the one ``customer``
+    names (its records of that Customer, its setup read as that Customer's); a run of
+    one Customer is itself (``customer``, when given, must be it).
+
+    Raises:
+        InputError: a run of several Customers without ``customer``, or a ``customer``
+            the run did not play; the message names the run and its Customers.
+    """
+    played = run_customers(run)
+    if customer is None:
+        if len(played) > 1:
+            raise InputError(
+                f"run {side} ({run.run_dir}) played several Customers ({', '.join(played)}): "
+                "runs are paired by scenario and trial under one Customer; compare one at "
+                "a time with --customer SPEC"
+            )
+        return run
+    if customer not in played:
+        raise InputError(
+            f"--customer {customer}: run {side} ({run.run_dir}) did not play it (its "
+            f"Customers: {', '.join(played)})"
+        )
+    if len(played) == 1:
+        return run
+    manifest = dict(run.manifest or {})
+    manifest["config"] = {**_config(run), "customer": customer}
+    records = [r for r in run.records if r.customer == customer]
+    return replace(run, manifest=manifest, records=records)
 
 
 def client_saturation(run: RunData) -> float | None:

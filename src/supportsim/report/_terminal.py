@@ -19,6 +19,7 @@ from supportsim._printable import printable
 from supportsim._tables import fit, min_width
 from supportsim.report._format import (
     DASH,
+    agreement_lines,
     ci,
     counts,
     floor,
@@ -27,11 +28,20 @@ from supportsim.report._format import (
     number,
     pct,
     points,
+    scores_cell,
+    spread,
     usd,
 )
 from supportsim.report._setup import SetupDifference
 from supportsim.report._statements import DISAGREEMENTS_SHOWN
-from supportsim.store import AgentRow, Rate, RunSection, StatementJudgeSection, Summary
+from supportsim.store import (
+    AgentRow,
+    CustomersSection,
+    Rate,
+    RunSection,
+    StatementJudgeSection,
+    Summary,
+)
 
 
 def _t(value: object) -> Text:
@@ -264,6 +274,28 @@ def judge_tables(section: StatementJudgeSection) -> tuple[Table, Table | None]:
     return agreement, table
 
 
+def customers_table(section: CustomersSection) -> Table:
+    """Each Agent's strict and partial under each Customer, and the spread."""
+    table = Table(title="Customers: each Agent's strict / partial under each Customer")
+    table.add_column("agent", no_wrap=True)
+    for customer in section.customers:
+        table.add_column(_n(customer), justify="right")
+    table.add_column("strict spread pts", justify="right")
+    table.add_column("partial spread pts", justify="right")
+    for agent, row in section.agents.items():
+        cells = [scores_cell(row.by_customer[c]) for c in section.customers]
+        table.add_row(_n(agent), *cells, spread(row.strict_spread), spread(row.partial_spread))
+    return table
+
+
+def _customers(summary: Summary, console: Console) -> None:
+    if (section := summary.customers) is None:
+        return
+    console.print(fit(customers_table(section), console))
+    for line in agreement_lines(section):
+        console.print(printable(line), markup=False, highlight=False)
+
+
 def _leaderboards(summary: Summary, console: Console) -> None:
     """Quality, tau2's figures, speed and cost: each fitted to the width, never cut."""
     trials = summary.trials
@@ -275,6 +307,7 @@ def _leaderboards(summary: Summary, console: Console) -> None:
         console.print(fit(tau2, console, drop=[2, 4 + ks, 5 + ks, *range(3 + ks, 4, -1), 1]))
     # speed: agent, p50, p90, p99, ttft p50, tokens in, tokens out, agent $/conv, total $/conv
     console.print(fit(speed_table(summary), console, drop=[6, 5, 2, 4, 8, 3]))
+    _customers(summary, console)
 
 
 def render_leaderboard(summary: Summary, console: Console) -> None:

@@ -1,6 +1,9 @@
 """A run's plan: which units exist. One definition for every writer and reader.
 
-A unit is one (scenario, Agent, trial); its id is ``scenario|label|trial`` where the label
+A unit is one (scenario, Agent, trial), and in a run of several Customers one (scenario,
+Agent, trial, Customer); its id is ``scenario|label|trial`` (``scenario|label|trial|
+customer`` when the run has several Customers: a run of one Customer keeps the ids it
+always had, so older runs resume and read as before) where the label
 is what the Agent is called in the run (``--agent LABEL=SPEC``, a plug-in's ``name``, a
 graph's ``name``, or the spec itself), never the spec when the two differ. ``run``
 plans its units from the plan, ``--resume`` runs the planned units without a final record,
@@ -34,13 +37,31 @@ class _Keyed(Protocol):
     @property
     def trial(self) -> int: ...
 
+    @property
+    def customer(self) -> str: ...
+
 
 R = TypeVar("R", bound=_Keyed)
 
 
-def unit_key(scenario_id: str, agent: str, trial: int) -> str:
-    """A unit's id, the key of conversations.jsonl: stable across runs and resumes."""
-    return f"{scenario_id}|{agent}|{trial}"
+def unit_key(scenario_id: str, agent: str, trial: int, customer: str | None = None) -> str:
+    """A unit's id, the key of conversations.jsonl: stable across runs and resumes.
+    ``customer``: the unit's Customer in a run of several (None: the run has one, and
+    the id does not name it)."""
+    base = f"{scenario_id}|{agent}|{trial}"
+    return base if customer is None else f"{base}|{customer}"
+
+
+def customers_of(value: object) -> tuple[str, ...]:
+    """A run config's ``customer`` (one spec, or a list of them) as a tuple of labels;
+    ``("scripted",)`` when absent (the default)."""
+    if value is None:
+        return ("scripted",)
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple):
+        return tuple(str(v) for v in value) or ("scripted",)
+    return (str(value),)
 
 
 _LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -65,30 +86,44 @@ class RunPlan:
         trials: Trials per (scenario, Agent), at least 1.
         labels_stored: False for a run.json written before labels were stored: the
             labels are then inferred from the specs (see the module docstring).
+        customers: The Customers' labels (their specs), in ``--customer`` order; empty
+            or one: the run has one Customer and unit ids do not name it.
     """
 
     scenario_ids: tuple[str, ...]
     agents: tuple[str, ...]
     trials: int
     labels_stored: bool = True
+    customers: tuple[str, ...] = ()
     _ids: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_ids", frozenset(self.unit_ids()))
 
-    def units(self) -> Iterator[tuple[str, str, int]]:
-        """(scenario, agent, trial), trial-major: an interrupted run has every scenario
-        at trial 1 before any at trial 2."""
+    @property
+    def several_customers(self) -> bool:
+        """The run plays each unit under more than one Customer (unit ids name it)."""
+        return len(self.customers) > 1
+
+    def _keyed(self) -> tuple[str | None, ...]:
+        return self.customers if self.several_customers else (None,)
+
+    def units(self) -> Iterator[tuple[str, str, int, str | None]]:
+        """(scenario, agent, trial, customer), trial-major: an interrupted run has every
+        scenario at trial 1 before any at trial 2; within a scenario every Customer plays
+        it for every Agent (paired by scenario and trial). ``customer`` is None in a run
+        of one Customer (``unit_key``)."""
         for trial in range(1, self.trials + 1):
             for scenario in self.scenario_ids:
-                for agent in self.agents:
-                    yield scenario, agent, trial
+                for customer in self._keyed():
+                    for agent in self.agents:
+                        yield scenario, agent, trial, customer
 
     def unit_ids(self) -> list[str]:
-        return [unit_key(s, a, t) for s, a, t in self.units()]
+        return [unit_key(s, a, t, c) for s, a, t, c in self.units()]
 
     def __len__(self) -> int:
-        return len(self.scenario_ids) * len(self.agents) * self.trials
+        return len(self.scenario_ids) * len(self.agents) * self.trials * len(self._keyed())
 
     def planned(self, record: _Keyed) -> bool:
         """The record is of a unit this plan has (by its id, as resume and readers key)."""
@@ -104,7 +139,13 @@ class RunPlan:
             return f"scenario {record.scenario_id!r} is not selected by the run"
         if not 1 <= record.trial <= self.trials:
             return f"trial {record.trial} is beyond the run's {self.trials} trial(s)"
-        return f"unit id {record.unit_id!r} is not scenario|agent|trial of the plan"
+        if self.customers and record.customer not in self.customers:
+            known = ", ".join(self.customers)
+            return f"customer {record.customer!r} is not one of the run's Customers ({known})"
+        shape = (
+            "scenario|agent|trial|customer" if self.several_customers else "scenario|agent|trial"
+        )
+        return f"unit id {record.unit_id!r} is not {shape} of the plan"
 
     @classmethod
     def of_manifest(cls, manifest: Mapping[str, Any] | None) -> RunPlan | None:
@@ -118,13 +159,16 @@ class RunPlan:
         trials = config.get("trials", 1)
         if not isinstance(trials, int) or isinstance(trials, bool) or trials < 1:
             return None
+        customers = customers_of(config.get("customer"))
         labels = manifest.get("agents")
         if isinstance(labels, Mapping) and labels:
-            return cls(tuple(scenarios), tuple(str(a) for a in labels), trials)
+            agents = tuple(str(a) for a in labels)
+            return cls(tuple(scenarios), agents, trials, customers=customers)
         specs = config.get("agents")
         if not isinstance(specs, list):
             return None
-        return cls(tuple(scenarios), tuple(_label_of(str(s)) for s in specs), trials, False)
+        agents = tuple(_label_of(str(s)) for s in specs)
+        return cls(tuple(scenarios), agents, trials, False, customers=customers)
 
 
 @dataclass(frozen=True, slots=True)

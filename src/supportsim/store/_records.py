@@ -185,6 +185,23 @@ class LLMCallRecord(_Record):
     the worst sample overlapping it); null when no monitor ran, and in older records."""
 
 
+class CustomerReplayRecord(_Record):
+    """How much of a unit's Customer was replayed from a stored run (``--replay-customer``).
+
+    A stored reply is reused while the new conversation follows the stored one: the
+    Customer saw the same messages (the Agent's text as the Customer sees it); from the
+    first message that differs the Customer's model is called (``conversation.ReplayCustomer``)."""
+
+    source: str
+    """The stored run directory the replies came from (as given)."""
+    replayed: int
+    """Customer replies taken from the stored run (the opening included), none from a model."""
+    diverged_turn: int | None = None
+    """The Customer turn (1-based: its first message is turn 1) whose reply was the first
+    one asked of the model because the conversation had left the stored one; null when
+    the conversation never left it (every reply replayed)."""
+
+
 class ConversationRecord(_Record):
     """One finished unit. ``strict``/``partial`` are set for status completed and null for
     every other status (an unscored unit has no score: see ``SCHEMA_VERSION``)."""
@@ -233,6 +250,14 @@ class ConversationRecord(_Record):
     agent_cost_usd: float | None = None
     customer_cost_usd: float | None = None
     simulator_faults: list[str] = []
+    customer_seed: int | None = None
+    """The seed sent with every call of the Customer's model (``batch.customer_seed``: one
+    per scenario, persona and trial, the same for every Agent); null when none was sent:
+    a scripted Customer, a provider that takes no seed (Anthropic), ``customer_seed:
+    null``, and records written before seeds."""
+    customer_replay: CustomerReplayRecord | None = None
+    """What was replayed of the Customer (``--replay-customer``); null: nothing was asked
+    to be replayed, or the stored run had no usable record of this unit."""
     error: str | None = None
     started_at: str
     ended_at: str
@@ -321,9 +346,12 @@ def build_record(
     ended_at: str,
     duration_s: float,
     statement_judge: str | None = None,
+    customer_seed: int | None = None,
+    customer_replay: CustomerReplayRecord | None = None,
 ) -> ConversationRecord:
     """The record of one unit; ``score`` is None when the conversation did not complete.
-    ``statement_judge``: the judge's name (None: rules only)."""
+    ``statement_judge``: the judge's name (None: rules only); ``customer_seed`` and
+    ``customer_replay``: as the record's fields."""
     compact = None
     if transcript.final_state and scenario.tau2 is not None:
         # tau2's final state is stored as its hash and changes (``supportsim.tau2._state``);
@@ -383,6 +411,8 @@ def build_record(
             "agent_cost_usd": _sum_cost(agent_calls),
             "customer_cost_usd": _sum_cost(customer_calls),
             "simulator_faults": list(transcript.simulator_faults),
+            "customer_seed": customer_seed,
+            "customer_replay": customer_replay,
             "error": transcript.error,
             "started_at": started_at,
             "ended_at": ended_at,

@@ -8,7 +8,7 @@ older runs lack them, so every stored run keeps reading.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -178,6 +178,47 @@ class Rate(_Doc):
     strict_ci95: list[float] | None = Field(default=None, min_length=2, max_length=2)
     partial_mean: float | None = None
     partial_gap: float | None = None
+
+
+class AgentUnderCustomers(_Doc):
+    """One Agent's scores under each Customer of a run of several, and their spread."""
+
+    by_customer: dict[str, Rate]
+    """Customer -> strict and partial over the Agent's scored units it played."""
+    strict_spread: float | None = None
+    """Highest minus lowest strict rate over the Customers that scored a unit (null
+    with fewer than two)."""
+    partial_spread: float | None = None
+    """The same for the partial mean."""
+
+
+class RankAgreement(_Doc):
+    """How the Agents' ranking under one Customer agrees with the ranking under another."""
+
+    customer_a: str
+    customer_b: str
+    agents: int
+    """Agents ranked under both (scored at least one unit under each)."""
+    kendall_tau_b: float | None = None
+    """Kendall's tau-b of the two rankings (ties counted: 1 the same order, -1 reversed);
+    null when it is undefined (fewer than two Agents, or every Agent tied under one)."""
+    swaps: list[list[str]] = []
+    """Pairs of Agents ranked in opposite orders (each pair in ``customer_a``'s order:
+    better first); a pair tied under one Customer and not the other is no swap."""
+
+
+class CustomersSection(_Doc):
+    """How much the choice of Customer moves the scores and the ranking (a run of several
+    Customers, paired by scenario and trial: ``report/_customers.py``)."""
+
+    customers: list[str]
+    ranked_by: Literal["strict, then partial"] = "strict, then partial"
+    """The score each ranking orders the Agents by."""
+    agents: dict[str, AgentUnderCustomers]
+    agreement: list[RankAgreement]
+    """One entry per pair of Customers, in ``customers`` order."""
+    stable: bool
+    """No pair of Agents swaps under any pair of Customers."""
 
 
 class Tau2Figures(_Doc):
@@ -373,6 +414,9 @@ class Summary(_Doc):
     statement_judge: StatementJudgeSection | None = None
     """Rules against the statement judge, per check kind and language, and the
     disagreements (absent when no check was judged)."""
+    customers: CustomersSection | None = None
+    """Each Agent under each Customer, the spread and the rank agreement (absent unless
+    the run has several Customers)."""
     summary_error: str | None = None
 
     def document(self) -> dict[str, Any]:

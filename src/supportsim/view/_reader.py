@@ -90,12 +90,13 @@ class Glance:
 
 
 def _customers(manifest: dict[str, Any] | None, records: list[ConversationRecord]) -> list[str]:
-    """The Customers a run used: its records', else what its config names (``customer``,
-    or a ``customers`` list)."""
+    """The Customers a run used: its records', else what its config names (``customer``:
+    one spec, or a list of them in a run of several)."""
     seen = {str(r.customer) for r in records}
     config = (manifest or {}).get("config")
     if not seen and isinstance(config, dict):
-        named = config.get("customers") or [config.get("customer")]
+        named = config.get("customer")
+        named = [named] if isinstance(named, str) else named
         seen = {str(c) for c in named if isinstance(c, str)} if isinstance(named, list) else set()
     return sorted(seen)
 

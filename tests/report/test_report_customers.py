@@ -1,0 +1,148 @@
+"""The customers section: each Agent under each Customer, the spread, Kendall's tau-b
+(with ties) and the pairs of Agents that swap."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from supportsim.report import summarise
+from supportsim.report._customers import kendall_tau_b, swaps
+from supportsim.report._facts import UnitFacts
+
+
+def fact(agent: str, customer: str, trial: int, strict: bool, partial: float) -> UnitFacts:
+    return UnitFacts(
+        unit_id=f"s|{agent}|{trial}|{customer}",
+        scenario_id="s",
+        agent=agent,
+        customer=customer,
+        trial=trial,
+        status="completed",
+        termination="customer_done",
+        strict=strict,
+        partial=partial,
+        domain="mock",
+        category="refunds",
+        unscored=False,
+        cost_usd=None,
+        agent_cost_usd=None,
+        checks=(),
+        replies=(),
+        agent_calls=0,
+        agent_input_tokens=None,
+        agent_output_tokens=None,
+        call_client_ms=(),
+    )
+
+
+def test_tau_b_is_one_for_the_same_order_and_minus_one_reversed() -> None:
+    a = {"x": (1.0, 1.0), "y": (0.5, 0.5), "z": (0.0, 0.0)}
+    b = {"x": (0.0, 0.1), "y": (0.5, 0.5), "z": (1.0, 0.9)}
+    assert kendall_tau_b(a, a) == 1.0
+    assert kendall_tau_b(a, b) == -1.0
+    assert swaps(a, b) == [["x", "y"], ["x", "z"], ["y", "z"]]
+    assert swaps(a, a) == []
+
+
+def test_tau_b_counts_ties_and_a_tie_is_no_swap() -> None:
+    a = {"x": (1.0, 1.0), "y": (0.5, 0.5), "z": (0.5, 0.5)}  # y and z tied
+    b = {"x": (1.0, 1.0), "y": (0.5, 0.6), "z": (0.5, 0.5)}  # partial breaks the tie
+    # concordant 2 (x-y, x-z), discordant 0, ties: 1 in a, 0 in b, of 3 pairs
+    assert kendall_tau_b(a, b) == pytest.approx(2 / (2 * 3) ** 0.5)
+    assert swaps(a, b) == []
+
+
+def test_tau_b_is_undefined_with_fewer_than_two_agents_or_all_tied() -> None:
+    assert kendall_tau_b({"x": (1.0, 1.0)}, {"x": (0.0, 0.0)}) is None
+    tied = {"x": (0.5, 0.5), "y": (0.5, 0.5)}
+    assert kendall_tau_b(tied, {"x": (1.0, 1.0), "y": (0.0, 0.0)}) is None
+
+
+scores = st.dictionaries(
+    st.sampled_from("abcdef"),
+    st.tuples(st.sampled_from([0.0, 0.5, 1.0]), st.sampled_from([0.0, 0.5, 1.0])),
+    min_size=2,
+)
+
+
+@given(scores, scores)
+def test_tau_b_is_a_symmetric_correlation(a: dict, b: dict) -> None:
+    tau = kendall_tau_b(a, b)
+    assert tau == kendall_tau_b(b, a)
+    if tau is not None:
+        assert -1.0 - 1e-12 <= tau <= 1.0 + 1e-12
+        assert tau < 1.0 or not swaps(a, b)
+
+
+def test_the_section_gives_scores_spread_and_the_swapped_pair() -> None:
+    # under "easy" ours beats theirs; under "hard" theirs beats ours
+    facts = [
+        fact("ours", "easy", 1, True, 1.0),
+        fact("ours", "easy", 2, True, 1.0),
+        fact("theirs", "easy", 1, False, 0.5),
+        fact("theirs", "easy", 2, True, 0.9),
+        fact("ours", "hard", 1, False, 0.2),
+        fact("ours", "hard", 2, False, 0.4),
+        fact("theirs", "hard", 1, True, 1.0),
+        fact("theirs", "hard", 2, False, 0.6),
+    ]
+    summary = summarise(facts, trials=2, agents=["ours", "theirs"], customers=["easy", "hard"])
+    section = summary.customers
+    assert section is not None
+    ours = section.agents["ours"]
+    assert ours.by_customer["easy"].strict_rate == 1.0
+    assert ours.by_customer["hard"].strict_rate == 0.0
+    assert ours.strict_spread == 1.0
+    assert ours.partial_spread == pytest.approx(1.0 - 0.3)
+    assert section.agents["theirs"].strict_spread == 0.0
+    [pair] = section.agreement
+    assert pair.kendall_tau_b == -1.0
+    assert pair.swaps == [["ours", "theirs"]]
+    assert section.stable is False
+    assert "customers" in summary.document()
+
+
+def test_a_run_of_one_customer_has_no_section() -> None:
+    facts = [fact(a, "only", t, True, 1.0) for a, t in itertools.product(("x", "y"), (1, 2))]
+    summary = summarise(facts, trials=2)
+    assert summary.customers is None
+    assert "customers" not in summary.document()
+
+
+def test_an_agent_without_scored_units_under_a_customer_is_left_out_of_that_ranking() -> None:
+    facts = [
+        fact("x", "c1", 1, True, 1.0),
+        fact("y", "c1", 1, False, 0.0),
+        fact("x", "c2", 1, True, 1.0),
+    ]
+    section = summarise(facts, trials=1, customers=["c1", "c2"]).customers
+    assert section is not None
+    [pair] = section.agreement
+    assert pair.agents == 1 and pair.kendall_tau_b is None and pair.swaps == []
+    assert section.agents["y"].by_customer["c2"].n == 0
+    assert section.agents["y"].strict_spread is None
+
+
+def test_the_html_and_markdown_reports_show_the_section_escaped() -> None:
+    from supportsim.report._html import render_report
+    from supportsim.report._markdown import render_markdown
+
+    facts = [
+        fact("ours", "<b>loud</b>", 1, True, 1.0),
+        fact("theirs", "<b>loud</b>", 1, False, 0.0),
+        fact("ours", "calm", 1, False, 0.0),
+        fact("theirs", "calm", 1, True, 1.0),
+    ]
+    summary = summarise(facts, trials=1, customers=["<b>loud</b>", "calm"])
+    page = render_report(summary, [], run_id="r", in_progress=False)
+    section = page[page.index('<section id="customers">') :]
+    section = section[: section.index("</section>")]
+    assert "&lt;b&gt;loud&lt;/b&gt;" in section and "<b>loud" not in section
+    assert "Kendall tau-b -1.00" in section and "ours &gt; theirs under A" in section
+    markdown = render_markdown(summary, run_id="r")
+    assert "### Customers" in markdown and "<b>" not in markdown
+    assert "NOT stable" in markdown

@@ -64,6 +64,27 @@ def floor(summary: Summary) -> str | None:
     )
 
 
+def tool_time_note(summary: Summary) -> str | None:
+    """Why the response times of Agents that call no model are what they are, or None when
+    every Agent called one: 'oracle, careless call no model: their response times are the
+    tools' simulated latency and injected faults (a timeout, a retry), not a model's'. The
+    bundled scenarios give tools a simulated latency and some a fault, so the oracle's p99
+    is over a second (a tool timeout retried) though it thinks for no time at all."""
+    no_model = [
+        name
+        for name in leaderboard_order(summary.agents)
+        if (a := summary.agents[name]).llm_ms.p50 is None and a.response_ms.p50 is not None
+    ]
+    if not no_model:
+        return None
+    who = ", ".join(no_model)
+    calls = "calls" if len(no_model) == 1 else "call"
+    return (
+        f"{who} {calls} no model: their response times are the tools' simulated latency and "
+        "injected faults (a timeout, a retry), not a model's"
+    )
+
+
 def leaderboard_order(agents: Mapping[str, Rate]) -> list[str]:
     """Agents best first: strict rate, then partial mean, then name (unscored last)."""
 

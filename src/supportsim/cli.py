@@ -8,13 +8,16 @@ environment), with every problem named by file and field. README "Exit codes" ha
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import click
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
 from supportsim._printable import printable
 from supportsim.domains import Domain, DomainCatalogue
@@ -25,7 +28,49 @@ if TYPE_CHECKING:
     from supportsim.llm import ResponseCache
     from supportsim.validate import BaselineResult, ScenarioVerdict
 
+COMMAND_ORDER = (
+    "run",
+    "report",
+    "compare",
+    "view",
+    "validate",
+    "init",
+    "new",
+    "mock-server",
+    "export",
+    "trend",
+    "rescore",
+    "judge",
+    "judge-eval",
+    "generate",
+    "import",
+    "mcp-stdio",
+    "schemas",
+)
+"""``supportsim --help`` lists the commands in the order a user meets them: run one, read
+it, compare two, browse them, then write scenarios, then the rest."""
+
+
+class _Commands(TyperGroup):
+    """The top-level group: commands in ``COMMAND_ORDER`` (any other after them), each
+    shown by its docstring's first paragraph on one line. (Typer's rich help keeps the
+    docstring's line breaks in the command list, which breaks a sentence mid-line.)"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            if command.help and not command.short_help:
+                first = inspect.cleandoc(command.help).split("\n\n", 1)[0]
+                command.short_help = " ".join(first.split())
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda name: rank.get(name, len(rank)))
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="supportsim",
     help="Evaluate customer-support AI agents against simulated customers.",
     no_args_is_help=True,
@@ -120,7 +165,12 @@ def validate(
         ),
     ] = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object per scenario instead.")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON array instead, an object per scenario (id, source, domain, "
+            "oracle_passed, partial, state hashes, problems; perturb and baselines when asked).",
+        ),
     ] = False,
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -63,7 +62,7 @@ class _Commands(TyperGroup):
                 first = inspect.cleandoc(command.help).split("\n\n", 1)[0]
                 command.short_help = " ".join(first.split())
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: typer.Context) -> list[str]:
         rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
         names = super().list_commands(ctx)
         return sorted(names, key=lambda name: rank.get(name, len(rank)))

@@ -62,9 +62,9 @@ class _Commands(TyperGroup):
                 first = inspect.cleandoc(command.help).split("\n\n", 1)[0]
                 command.short_help = " ".join(first.split())
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: Any) -> list[str]:  # typer's own (vendored) click Context
         rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
-        names = super().list_commands(ctx)
+        names: list[str] = super().list_commands(ctx)
         return sorted(names, key=lambda name: rank.get(name, len(rank)))
 
 

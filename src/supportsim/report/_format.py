@@ -78,9 +78,9 @@ def tool_time_note(summary: Summary) -> str | None:
     if not no_model:
         return None
     who = ", ".join(no_model)
-    calls = "calls" if len(no_model) == 1 else "call"
+    calls, their = ("calls", "its") if len(no_model) == 1 else ("call", "their")
     return (
-        f"{who} {calls} no model: their response times are the tools' simulated latency and "
+        f"{who} {calls} no model: {their} response times are the tools' simulated latency and "
         "injected faults (a timeout, a retry), not a model's"
     )
 

@@ -2,7 +2,7 @@
 
 Exit codes: 0 success; 1 the work ran but something failed (an oracle run, a unit) or a
 gate was missed (``--fail-under``, ``--fail-on-regression``); 2 bad input (files, flags,
-environment), with every problem named by file and field. README "Exit codes" has the table.
+environment), with every problem named by file and field (table: docs/reference/exit-codes.md).
 """
 
 from __future__ import annotations
@@ -345,7 +345,7 @@ def _not_yet(command: str) -> None:
 CacheFlag = Annotated[
     bool,
     typer.Option(
-        "--cache", help="Keep model replies on disk and reuse them (README: Response cache)."
+        "--cache", help="Keep model replies on disk and reuse them (docs: guide/models.md)."
     ),
 ]
 CacheDirOpt = Annotated[
@@ -667,12 +667,14 @@ def run(
         str | None,
         typer.Option(
             help="Conversations at once: a number, auto, or auto:N (auto, at most N in "
-            "flight; README: What the runner does)."
+            "flight; docs: guide/long-runs.md)."
         ),
     ] = None,
     workers: Annotated[
         str | None,
-        typer.Option(help="Processes running conversations: a number, or auto (README)."),
+        typer.Option(
+            help="Processes running conversations: a number, or auto (docs: guide/scale.md)."
+        ),
     ] = None,
     ray: Annotated[
         str | None,
@@ -710,7 +712,7 @@ def run(
         typer.Option(
             "--cache",
             help="Keep the simulated Customer's (and statement judge's) replies on disk "
-            "(README: cache).",
+            "(docs: guide/models.md).",
         ),
     ] = False,
     cache_agents: Annotated[
@@ -719,7 +721,8 @@ def run(
     ] = False,
     cache_dir: CacheDirOpt = None,
     otel: Annotated[
-        bool, typer.Option("--otel", help="Send OpenTelemetry spans over OTLP (README: Tracing).")
+        bool,
+        typer.Option("--otel", help="Send OpenTelemetry spans over OTLP (docs: guide/tracing.md)."),
     ] = False,
     otel_content: Annotated[
         bool, typer.Option("--otel-content", help="--otel, with prompts, replies and tool data.")

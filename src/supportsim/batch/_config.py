@@ -157,10 +157,10 @@ class RunConfig(BaseModel):
     workers: int | Literal["auto"] = "auto"
     """Processes running conversations: a number (1: in this process), or ``auto``: the
     usable cores, but one process when there are fewer than ``UNITS_PER_WORKER`` units to
-    run per extra core (README: Running at scale)."""
+    run per extra core (docs: guide/scale.md)."""
     worker_ready_s: float = Field(default=180.0, gt=0)
     """How long a worker (process or Ray actor) may take to start and set up before it is
-    killed and replaced (README: Running at scale)."""
+    killed and replaced (docs: guide/scale.md)."""
     worker_silence_s: float | None = Field(default=None, gt=0)
     """A worker that sends nothing for this long (stopped, hung, its loop blocked) is
     killed and its units run elsewhere; default ``timeout_s`` + 60 s."""

@@ -305,3 +305,18 @@ def test_raw_writes_formula_text_as_it_is(tmp_path: Path) -> None:
     contents = [r["text"] for r in csv.DictReader(io.StringIO(target.read_text()))]
     for formula in FORMULAS:
         assert formula in contents
+
+
+def test_the_guides_pandas_example_reads_an_export(tmp_path: Path) -> None:
+    import pandas
+
+    assert '`pandas.read_csv("unit.csv")`' in GUIDE.read_text(encoding="utf-8")
+    for to in ("csv", "parquet"):
+        assert cli("export", RUNS / "v1", "--to", to, "--out", tmp_path).exit_code == 0
+    frames = [
+        pandas.read_csv(tmp_path / "unit.csv"),
+        pandas.read_parquet(tmp_path / "unit.parquet"),
+    ]
+    for frame in frames:
+        assert list(frame.columns) == [c.name for c in COLUMNS["unit"]]
+        assert len(frame) == 12 and frame["strict"].notna().sum() == 11  # one not scored

@@ -144,7 +144,7 @@ class RunConfig(BaseModel):
     models_file: str | None = None
     """YAML file of named models (provider, model, base_url, prices, rate limits)."""
     agents: list[str] = ["oracle"]
-    """Agents under test: oracle, openai:M, anthropic:M, a models-file name, http:URL,
+    """Agents under test: oracle, careless, openai:M, anthropic:M, a models-file name, http:URL,
     python:module:attr, langgraph:module:attr; ``LABEL=SPEC`` names one in the results."""
     customer: str = "scripted"
     """The simulated Customer: scripted, or a model spec."""

@@ -79,3 +79,14 @@ def test_every_generated_page_is_in_the_site_nav() -> None:
     for page in reference.PAGES:
         assert f": {page}" in nav, page
         assert not (ROOT / "docs" / page).exists(), f"{page} is generated: delete the file"
+
+
+def test_every_run_config_field_says_what_it_does() -> None:
+    from supportsim.batch import RunConfig
+
+    undocumented = [
+        name
+        for name, prop in RunConfig.model_json_schema()["properties"].items()
+        if not prop.get("description")
+    ]
+    assert undocumented == []

@@ -149,6 +149,8 @@ class RunConfig(BaseModel):
     customer: str = "scripted"
     """The simulated Customer: scripted, or a model spec."""
     trials: int = Field(default=1, ge=1, le=100_000)
+    """Conversations per scenario and agent (each a unit ``scenario|agent|trial``); pass^k
+    is reported for k up to this."""
     concurrency: int | str = 8
     """Conversations in flight at once (1 to 4096), or ``auto`` / ``auto:N``: start at 16,
     back off while the event loop's lag p99 is over 10 ms (latencies measured on a lagging

@@ -81,4 +81,14 @@ def test_the_demo_runs_it_beside_the_oracle_and_prints_the_next_command(
     assert "oracle" in printed and "careless" in printed
     run_dir = tmp_path / "runs" / "demo-t"
     assert f"  supportsim report {run_dir} --html" in printed.splitlines()
-    assert "call no model: their response times are the tools' simulated latency" in printed
+    note = "oracle, careless: no model call recorded, so response times are the agent's own time"
+    assert note in printed  # why the oracle's p99 is over a second: simulated tool latency
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    assert CliRunner().invoke(app, ["report", str(run_dir), "--html"]).exit_code == 0
+    import html
+
+    page = html.unescape((run_dir / "report.html").read_text(encoding="utf-8"))
+    assert 'id="tool-time"' in page and note in page

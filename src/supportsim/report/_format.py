@@ -65,11 +65,13 @@ def floor(summary: Summary) -> str | None:
 
 
 def tool_time_note(summary: Summary) -> str | None:
-    """Why the response times of Agents that call no model are what they are, or None when
-    every Agent called one: 'oracle, careless call no model: their response times are the
-    tools' simulated latency and injected faults (a timeout, a retry), not a model's'. The
-    bundled scenarios give tools a simulated latency and some a fault, so the oracle's p99
-    is over a second (a tool timeout retried) though it thinks for no time at all."""
+    """What the response times of Agents with no model call recorded are made of, or None
+    when every Agent recorded one: 'oracle, careless: no model call recorded, so response
+    times are the agent's own time plus the tools' simulated latency and injected faults (a
+    tool timeout retried takes over a second)'. The bundled scenarios give tools a simulated
+    latency and some a fault, so the oracle's p99 is over a second though it thinks for no
+    time at all. A plug-in Agent calling its own model records none either (unless its
+    step reports it): its own time is then its model's."""
     no_model = [
         name
         for name in leaderboard_order(summary.agents)
@@ -77,11 +79,10 @@ def tool_time_note(summary: Summary) -> str | None:
     ]
     if not no_model:
         return None
-    who = ", ".join(no_model)
-    calls, their = ("calls", "its") if len(no_model) == 1 else ("call", "their")
     return (
-        f"{who} {calls} no model: {their} response times are the tools' simulated latency and "
-        "injected faults (a timeout, a retry), not a model's"
+        f"{', '.join(no_model)}: no model call recorded, so response times are the agent's own "
+        "time plus the tools' simulated latency and injected faults (a tool timeout retried "
+        "takes over a second)"
     )
 
 

@@ -165,12 +165,15 @@ def parse_customer_spec(spec: str, models: Mapping[str, ModelConfig]) -> Custome
 
 
 def build_agent(
-    spec: AgentSpec, scenario: Scenario, domain: Domain, caller_for: CallerFor
+    spec: AgentSpec, scenario: Scenario, caller_for: CallerFor, *, domain: Domain | None = None
 ) -> Agent:
-    """A fresh Agent for one conversation of ``scenario`` in ``domain``."""
+    """A fresh Agent for one conversation of ``scenario`` (in ``domain``, which the
+    careless Agent needs: it leaves out the domain's gate tools)."""
     if spec.kind == "oracle":
         return OracleAgent(scenario)
     if spec.kind == "careless":
+        if domain is None:
+            raise ValueError("the careless Agent is built with the scenario's domain")
         return CarelessAgent(scenario, domain.gates)
     if spec.kind == "python":
         return python_agent(spec.target, spec.label)

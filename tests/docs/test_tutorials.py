@@ -19,7 +19,7 @@ OFFLINE = {
     "tutorials/overnight-runs.md": 1,  # real keys
     "tutorials/ci-gates.md": 1,  # the workflow file runs on a CI service
     "tutorials/tau2.md": 2,  # cloning tau2-bench; a run with real models
-    "guide/latency.md": 1,  # real keys
+    "tutorials/latency.md": 1,  # real keys
 }
 """Each tutorial page -> how many of its blocks cannot run offline."""
 
@@ -88,6 +88,6 @@ def test_tau2(tmp_path: Path) -> None:
 
 
 def test_latency(tmp_path: Path) -> None:
-    reader = run_page("guide/latency.md", tmp_path)
+    reader = run_page("tutorials/latency.md", tmp_path)
     printed = "".join(reader.outputs)
     assert "fast" in printed and "slow" in printed

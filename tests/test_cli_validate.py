@@ -137,3 +137,18 @@ def test_a_missing_personas_folder_is_named(tmp_path: Path) -> None:
     result = validate(str(FIXTURE), "--personas", str(tmp_path / "no-such-personas"))
     assert result.exit_code == 2, result.output
     assert f"{tmp_path / 'no-such-personas'}: no such folder or file" in result.output
+
+
+def test_json_is_one_array_with_an_object_per_scenario() -> None:
+    """One JSON document (``json.load``, ``jq '.[]'``), not one object per line: the docs
+    say so (docs/reference/cli.md is generated from this help text)."""
+    import json
+
+    result = validate("tests/fixtures/scenarios", "--personas", "tests/fixtures/personas", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    ids = sorted(p.stem for p in (ROOT / "tests/fixtures/scenarios").glob("*.yaml"))
+    assert isinstance(rows, list) and len(rows) == len(ids)
+    for row in rows:
+        assert {"id", "source", "domain", "oracle_passed", "partial", "problems"} <= set(row)
+        assert row["oracle_passed"] is True

@@ -106,3 +106,14 @@ async def test_a_public_agent_class_runs_through_the_api(tmp_path: Path, monkeyp
     assert polite.scored == 2 and polite.strict_rate == 0.0
     assert 0.0 <= (polite.partial_mean or 0.0) < 1.0
     assert not any(r.strict for r in result.records)
+
+
+def test_what_an_agent_author_needs_is_importable_from_supportsim() -> None:
+    from typing import get_args
+
+    assert set(get_args(supportsim.Role)) == {"customer", "agent", "tool"}
+    schema = supportsim.ToolSchema("get_customer", "Look a customer up.", {"type": "object"})
+    context = supportsim.AgentContext("policy", (schema,))
+    assert context.tools[0].parameters == {"type": "object"}
+    message = supportsim.Message("agent", tool_calls=(supportsim.ToolCall("c1", "x", "{}"),))
+    assert message.role in get_args(supportsim.Role)

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from supportsim.app import AgentResult, RunResult, run
     from supportsim.batch import RunConfig
-    from supportsim.conversation import Agent, AgentContext, AgentStep, Message
+    from supportsim.conversation import Agent, AgentContext, AgentStep, Message, Role
     from supportsim.domains import Domain, DomainState, Tool, tool
+    from supportsim.environment import ToolSchema
     from supportsim.errors import InputError, ToolError
     from supportsim.llm import ToolCall
     from supportsim.scoring import Check, Scorer
@@ -29,6 +30,8 @@ _WHERE = {
     "AgentContext": "supportsim.conversation",
     "AgentStep": "supportsim.conversation",
     "Message": "supportsim.conversation",
+    "Role": "supportsim.conversation",
+    "ToolSchema": "supportsim.environment",
     "ToolCall": "supportsim.llm",
     "Domain": "supportsim.domains",
     "DomainState": "supportsim.domains",
@@ -68,12 +71,14 @@ __all__ = [
     "DomainState",
     "InputError",
     "Message",
+    "Role",
     "RunConfig",
     "RunResult",
     "Scorer",
     "Tool",
     "ToolCall",
     "ToolError",
+    "ToolSchema",
     "__version__",
     "run",
     "tool",

@@ -2,12 +2,13 @@
 
 Exit codes: 0 success; 1 the work ran but something failed (an oracle run, a unit) or a
 gate was missed (``--fail-under``, ``--fail-on-regression``); 2 bad input (files, flags,
-environment), with every problem named by file and field. README "Exit codes" has the table.
+environment), with every problem named by file and field (table: docs/reference/exit-codes.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
 from supportsim._printable import printable
 from supportsim.domains import Domain, DomainCatalogue
@@ -25,7 +27,49 @@ if TYPE_CHECKING:
     from supportsim.llm import ResponseCache
     from supportsim.validate import BaselineResult, ScenarioVerdict
 
+COMMAND_ORDER = (
+    "run",
+    "report",
+    "compare",
+    "view",
+    "validate",
+    "init",
+    "new",
+    "mock-server",
+    "export",
+    "trend",
+    "rescore",
+    "judge",
+    "judge-eval",
+    "generate",
+    "import",
+    "mcp-stdio",
+    "schemas",
+)
+"""``supportsim --help`` lists the commands in the order a user meets them: run one, read
+it, compare two, browse them, then write scenarios, then the rest."""
+
+
+class _Commands(TyperGroup):
+    """The top-level group: commands in ``COMMAND_ORDER`` (any other after them), each
+    shown by its docstring's first paragraph on one line. (Typer's rich help keeps the
+    docstring's line breaks in the command list, which breaks a sentence mid-line.)"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            if command.help and not command.short_help:
+                first = inspect.cleandoc(command.help).split("\n\n", 1)[0]
+                command.short_help = " ".join(first.split())
+
+    def list_commands(self, ctx: Any) -> list[str]:  # typer's own (vendored) click Context
+        rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
+        names: list[str] = super().list_commands(ctx)
+        return sorted(names, key=lambda name: rank.get(name, len(rank)))
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="supportsim",
     help="Evaluate customer-support AI agents against simulated customers.",
     no_args_is_help=True,
@@ -120,7 +164,12 @@ def validate(
         ),
     ] = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object per scenario instead.")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON array instead, an object per scenario (id, source, domain, "
+            "oracle_passed, partial, state hashes, problems; perturb and baselines when asked).",
+        ),
     ] = False,
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle
@@ -296,7 +345,7 @@ def _not_yet(command: str) -> None:
 CacheFlag = Annotated[
     bool,
     typer.Option(
-        "--cache", help="Keep model replies on disk and reuse them (README: Response cache)."
+        "--cache", help="Keep model replies on disk and reuse them (docs: guide/models.md)."
     ),
 ]
 CacheDirOpt = Annotated[
@@ -645,12 +694,14 @@ def run(
         str | None,
         typer.Option(
             help="Conversations at once: a number, auto, or auto:N (auto, at most N in "
-            "flight; README: What the runner does)."
+            "flight; docs: guide/long-runs.md)."
         ),
     ] = None,
     workers: Annotated[
         str | None,
-        typer.Option(help="Processes running conversations: a number, or auto (README)."),
+        typer.Option(
+            help="Processes running conversations: a number, or auto (docs: guide/scale.md)."
+        ),
     ] = None,
     ray: Annotated[
         str | None,
@@ -688,7 +739,7 @@ def run(
         typer.Option(
             "--cache",
             help="Keep the simulated Customer's (and statement judge's) replies on disk "
-            "(README: cache).",
+            "(docs: guide/models.md).",
         ),
     ] = False,
     cache_agents: Annotated[
@@ -697,7 +748,8 @@ def run(
     ] = False,
     cache_dir: CacheDirOpt = None,
     otel: Annotated[
-        bool, typer.Option("--otel", help="Send OpenTelemetry spans over OTLP (README: Tracing).")
+        bool,
+        typer.Option("--otel", help="Send OpenTelemetry spans over OTLP (docs: guide/tracing.md)."),
     ] = False,
     otel_content: Annotated[
         bool, typer.Option("--otel-content", help="--otel, with prompts, replies and tool data.")

@@ -25,7 +25,7 @@ from supportsim.export import COLUMNS, LEVELS
 
 RUNS = Path(__file__).parents[1] / "fixtures" / "runs"
 CONVERSATIONS = "conversations.jsonl"
-README = Path(__file__).parents[2] / "README.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "guide" / "export.md"  # the export guide
 
 
 def cli(*args: str | Path) -> Result:
@@ -249,17 +249,16 @@ def test_parquet_without_pyarrow_names_the_extra(
     assert cli("export", RUNS / "v1", "--to", "csv", "--out", tmp_path / "u.csv").exit_code == 0
 
 
-def test_the_readme_documents_every_column() -> None:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Exporting results", 1)[1].split("\n## ", 1)[0]
+def test_the_guide_documents_every_column() -> None:
+    section = GUIDE.read_text(encoding="utf-8")
     for level, columns in COLUMNS.items():
         table = section.split(f"`{level}` columns", 1)[1].split("\n\n", 2)[1]
         documented = re.findall(r"^\| `([a-z_0-9]+)` \|", table, flags=re.M)
         assert documented == [c.name for c in columns], level
 
 
-def test_the_readmes_duckdb_example_runs_on_an_export(tmp_path: Path) -> None:
-    section = README.read_text(encoding="utf-8").split("## Exporting results", 1)[1]
+def test_the_guides_duckdb_example_runs_on_an_export(tmp_path: Path) -> None:
+    section = GUIDE.read_text(encoding="utf-8")
     query = section.split("```sql\n", 1)[1].split("```", 1)[0]
     for level in ("unit", "check"):
         assert cli("export", RUNS / "v1", "--level", level, "--out", tmp_path).exit_code == 0
@@ -306,3 +305,18 @@ def test_raw_writes_formula_text_as_it_is(tmp_path: Path) -> None:
     contents = [r["text"] for r in csv.DictReader(io.StringIO(target.read_text()))]
     for formula in FORMULAS:
         assert formula in contents
+
+
+def test_the_guides_pandas_example_reads_an_export(tmp_path: Path) -> None:
+    import pandas
+
+    assert '`pandas.read_csv("unit.csv")`' in GUIDE.read_text(encoding="utf-8")
+    for to in ("csv", "parquet"):
+        assert cli("export", RUNS / "v1", "--to", to, "--out", tmp_path).exit_code == 0
+    frames = [
+        pandas.read_csv(tmp_path / "unit.csv"),
+        pandas.read_parquet(tmp_path / "unit.parquet"),
+    ]
+    for frame in frames:
+        assert list(frame.columns) == [c.name for c in COLUMNS["unit"]]
+        assert len(frame) == 12 and frame["strict"].notna().sum() == 11  # one not scored

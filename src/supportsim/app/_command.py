@@ -56,6 +56,15 @@ def _next_step(session: Session, config_path: Path | None, out: str) -> str | No
     )
 
 
+def next_command(run_dir: Path) -> str:
+    """The line a completed run ends with: the command to try next (the HTML report, where
+    every failing check is shown with its reason and the conversation it is about)."""
+    return (
+        "next: each failing check with its reason, in the HTML report:\n"
+        f"  supportsim report {shlex.quote(printable(run_dir))} --html"
+    )
+
+
 def describe_statement_judge(config: RunConfig) -> str:
     """The line ``run`` prints at its start: which statement judge decides the
     communication checks (``config`` is the effective one: ``auto`` resolved)."""
@@ -167,6 +176,8 @@ def run_command(
     if (step := _next_step(session, request.config_path, config.out)) is not None:
         console.print(step, markup=False, highlight=False)
     console.print(f"run directory: {printable(session.run_dir)}", markup=False, highlight=False)
+    if session.status == "completed":
+        console.print(next_command(session.run_dir), markup=False, highlight=False)
     gate_failed = report_gates(err, summary, config.fail_under)
     return 0 if result.ok and not gate_failed else 1
 

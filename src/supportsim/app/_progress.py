@@ -34,6 +34,18 @@ def _duration(seconds: float | None) -> str:
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
 
 
+def spend_text(priced_usd: float, unpriced_calls: int) -> str:
+    """The spend as the progress shows it. A call without a price has an unknown cost,
+    never $0: with none priced the spend is ``-`` (unknown), with some it is the priced
+    part and how many calls are not in it (``$0.0123 + unknown (4 unpriced calls)``)."""
+    if not unpriced_calls:
+        return f"${priced_usd:.4f}"
+    calls = f"{unpriced_calls} unpriced call{'s' if unpriced_calls != 1 else ''}"
+    if not priced_usd:
+        return f"- (unknown: {calls})"
+    return f"${priced_usd:.4f} + unknown ({calls})"
+
+
 def _rate(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -89,7 +101,7 @@ class Progress:
             "elapsed_s": elapsed,
             "per_s": rate,
             "eta_s": left / rate if rate > 0 and not state.stopped_because else None,
-            "spend": self.spend(),
+            "spend": spend_text(self.spend(), getattr(self.stats, "unpriced_calls", 0)),
             "calls": self.stats.calls,
             "retries": self.stats.retries,
             "rate_limited": self.stats.rate_limited,
@@ -103,7 +115,7 @@ class Progress:
         stopping = self.batch.state.stopped_because
         return (
             f"{f['done']}/{f['total']} units, {f['running']} running, "
-            f"{f['per_s']:.2f} conv/s, ETA {_duration(f['eta_s'])}, spend ${f['spend']:.4f}"
+            f"{f['per_s']:.2f} conv/s, ETA {_duration(f['eta_s'])}, spend {f['spend']}"
             f"{budget}, calls {f['calls']}, retries {f['retries']} (429: {f['rate_limited']}), "
             f"unit errors {f['errors']}, loop lag p99 {_rate(f['lag_p99'], 1)} ms"
             + (f", stopping: {stopping}" if stopping else "")
@@ -137,7 +149,7 @@ class Progress:
         budget = f" / ${self.budget_usd:.2f}" if self.budget_usd is not None else ""
         lag = f["lag_p99"]
         foot = Text(
-            f"spend ${f['spend']:.4f}{budget}   calls {f['calls']}   retries {f['retries']} "
+            f"spend {f['spend']}{budget}   calls {f['calls']}   retries {f['retries']} "
             f"(429: {f['rate_limited']})   unit errors {f['errors']}   "
             f"loop lag p99 {_rate(lag, 1)} ms",
             style="red" if lag is not None and lag > 10 else "",

@@ -146,7 +146,7 @@ class RunConfig(BaseModel):
     models_file: str | None = None
     """YAML file of named models (provider, model, base_url, prices, rate limits)."""
     agents: list[str] = ["oracle"]
-    """Agents under test: oracle, openai:M, anthropic:M, a models-file name, http:URL,
+    """Agents under test: oracle, careless, openai:M, anthropic:M, a models-file name, http:URL,
     python:module:attr, langgraph:module:attr; ``LABEL=SPEC`` names one in the results."""
     customer: list[str] = ["scripted"]
     """The simulated Customer: scripted, or a model spec; a list of them plays every
@@ -165,6 +165,8 @@ class RunConfig(BaseModel):
     follows the stored one; the Customer's model is called from the first divergence
     (``conversation.ReplayCustomer``)."""
     trials: int = Field(default=1, ge=1, le=100_000)
+    """Conversations per scenario and agent (each a unit ``scenario|agent|trial``); pass^k
+    is reported for k up to this."""
     concurrency: int | str = 8
     """Conversations in flight at once (1 to 4096), or ``auto`` / ``auto:N``: start at 16,
     back off while the event loop's lag p99 is over 10 ms (latencies measured on a lagging
@@ -173,10 +175,10 @@ class RunConfig(BaseModel):
     workers: int | Literal["auto"] = "auto"
     """Processes running conversations: a number (1: in this process), or ``auto``: the
     usable cores, but one process when there are fewer than ``UNITS_PER_WORKER`` units to
-    run per extra core (README: Running at scale)."""
+    run per extra core (docs: guide/scale.md)."""
     worker_ready_s: float = Field(default=180.0, gt=0)
     """How long a worker (process or Ray actor) may take to start and set up before it is
-    killed and replaced (README: Running at scale)."""
+    killed and replaced (docs: guide/scale.md)."""
     worker_silence_s: float | None = Field(default=None, gt=0)
     """A worker that sends nothing for this long (stopped, hung, its loop blocked) is
     killed and its units run elsewhere; default ``timeout_s`` + 60 s."""

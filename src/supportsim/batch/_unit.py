@@ -199,7 +199,7 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     try:
         domain = ctx.domains[scenario.domain]
         spec = ctx.agents[unit.agent]
-        agent = build_agent(spec, scenario, ctx.caller_for)
+        agent = build_agent(spec, scenario, ctx.caller_for, domain=domain)
         rules = rules_for(ctx.conversation_mode, scenario)
         customer = rules.build_customer(
             playing,

@@ -9,6 +9,7 @@ benchmark's (``supportsim.tau2``).
 """
 
 from supportsim.conversation._adapters import LangGraphAgent, load_object
+from supportsim.conversation._careless import CARELESS, CarelessAgent
 from supportsim.conversation._checked import AgentFault, CheckedAgent, checked_step
 from supportsim.conversation._deadline import (
     CONVERSATION_BUDGET,
@@ -72,6 +73,7 @@ from supportsim.conversation._transcript import (
 
 __all__ = [
     "ABNORMAL",
+    "CARELESS",
     "CLOSING",
     "CLOSINGS",
     "CONVERSATION_BUDGET",
@@ -84,6 +86,7 @@ __all__ = [
     "AgentSpec",
     "AgentStep",
     "CallerFor",
+    "CarelessAgent",
     "CheckedAgent",
     "ConversationMode",
     "ConversationRules",

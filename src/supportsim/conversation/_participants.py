@@ -24,8 +24,14 @@ from supportsim.llm import ToolCall
 class AgentContext:
     """What an Agent is configured with for one conversation.
 
-    ``mcp_url``: the conversation's MCP session URL when the run serves its tools over
-    MCP (its Environment, call log and faults), else None."""
+    Attributes:
+        system_prompt: The domain's policy and the scenario's context, as an LLM Agent's
+            system prompt ("" for an agent-owned service: it brings its own).
+        tools: The tools the scenario permits (``ToolSchema``: name, description, JSON
+            Schema of the arguments); empty for an Agent that lists them over MCP.
+        mcp_url: The conversation's MCP session URL when the run serves its tools over
+            MCP (its Environment, call log and faults), else None.
+    """
 
     system_prompt: str
     tools: tuple[ToolSchema, ...]

@@ -1,6 +1,7 @@
 """Participant specs: the one parser for ``--agent`` and ``--customer`` values.
 
-Agents: ``oracle``; ``openai:MODEL``; ``anthropic:MODEL``; a name from the models file;
+Agents: ``oracle``; ``careless`` (the reference workflow without its identity checks,
+``_careless.py``); ``openai:MODEL``; ``anthropic:MODEL``; a name from the models file;
 ``http:URL[#MODEL]`` (a deployed agent service speaking OpenAI Chat Completions);
 ``python:package.module:attr``; ``langgraph:package.module:attr``. A models-file entry
 with ``owned: true`` is an agent-owned service (``_owned.py``).
@@ -28,6 +29,7 @@ from supportsim.conversation._adapters import (
     new_python_agent,
     python_agent,
 )
+from supportsim.conversation._careless import CARELESS, CarelessAgent
 from supportsim.conversation._llm_agent import LLMAgent, ModelCaller
 from supportsim.conversation._llm_customer import LLMCustomer
 from supportsim.conversation._oracle import OracleAgent
@@ -40,7 +42,7 @@ from supportsim.errors import InputError
 from supportsim.llm import ModelConfig, parse_model_spec, scrub_url_credentials
 from supportsim.scenario import Persona, PlannedCall, Scenario, reference_plan
 
-AgentKind = Literal["oracle", "llm", "python", "langgraph", "owned"]
+AgentKind = Literal["oracle", "careless", "llm", "python", "langgraph", "owned"]
 LabelFrom = Literal["spec", "name", "given"]
 T = TypeVar("T")
 CallerFor = Callable[[ModelConfig, str], ModelCaller]
@@ -99,6 +101,8 @@ def parse_agent_spec(value: str, models: Mapping[str, ModelConfig]) -> AgentSpec
 def _parse_spec(spec: str, models: Mapping[str, ModelConfig]) -> AgentSpec:
     if spec == "oracle":
         return AgentSpec(spec, "oracle")
+    if spec == CARELESS:
+        return AgentSpec(spec, "careless")
     if spec.startswith("python:"):
         target = spec[len("python:") :]
         agent = _checked(spec, lambda: new_python_agent(target))
@@ -160,10 +164,17 @@ def parse_customer_spec(spec: str, models: Mapping[str, ModelConfig]) -> Custome
     return CustomerSpec(spec, model)
 
 
-def build_agent(spec: AgentSpec, scenario: Scenario, caller_for: CallerFor) -> Agent:
-    """A fresh Agent for one conversation."""
+def build_agent(
+    spec: AgentSpec, scenario: Scenario, caller_for: CallerFor, *, domain: Domain | None = None
+) -> Agent:
+    """A fresh Agent for one conversation of ``scenario`` (in ``domain``, which the
+    careless Agent needs: it leaves out the domain's gate tools)."""
     if spec.kind == "oracle":
         return OracleAgent(scenario)
+    if spec.kind == "careless":
+        if domain is None:
+            raise ValueError("the careless Agent is built with the scenario's domain")
+        return CarelessAgent(scenario, domain.gates)
     if spec.kind == "python":
         return python_agent(spec.target, spec.label)
     if spec.kind == "langgraph":

@@ -13,6 +13,9 @@ from supportsim.environment import CallRecord
 from supportsim.llm import ToolCall, WireTiming
 
 Role = Literal["customer", "agent", "tool"]
+"""Who wrote a ``Message``: ``customer`` (the simulated Customer; an Agent reads these as
+the user's turns), ``agent`` (the Agent under test: its replies, and its tool calls in
+``tool_calls``), ``tool`` (a tool's result, answering the call ``tool_call_id``)."""
 Termination = Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
 EndReason = Literal[
     "satisfied",
@@ -55,7 +58,15 @@ class LLMCall:
 
 @dataclass(slots=True)
 class Message:
-    """One message of the transcript.
+    """One message of the transcript: what an Agent's ``step`` receives as ``history``.
+
+    What an Agent author reads: ``role`` (``Role``: ``"customer"``, ``"agent"`` or
+    ``"tool"``), ``content`` (the text; a tool message's is the result as JSON text, or the
+    error text when ``is_error``), ``tool_calls`` (an agent message's calls, each a
+    ``ToolCall`` with ``id``, ``name`` and JSON ``arguments``), ``tool_call_id`` and
+    ``name`` (a tool message: the call it answers and the tool), ``is_error`` (the call
+    failed: bad arguments, a refusal, an injected fault). The rest are timings and usage
+    the run records.
 
     Agent messages that call tools carry that LLM call's ``llm_ms``/``ttft_ms``/tokens.
     The Agent message that ends a turn (its reply to the Customer) carries the whole turn:

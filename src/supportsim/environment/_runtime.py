@@ -46,7 +46,20 @@ Sleep = Callable[[float], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class ToolSchema:
-    """A tool as an Agent is shown it: name, prompt text, JSON schema of the arguments."""
+    """A tool as an Agent is shown it (``AgentContext.tools``): what an LLM Agent's
+    provider receives as a function definition, converted per provider (OpenAI's
+    ``function.parameters``, Anthropic's ``input_schema``).
+
+    Attributes:
+        name: What a ``ToolCall`` names to call it (``get_customer``).
+        description: The tool's text for the Agent: what it does and when to use it (a
+            domain tool's docstring).
+        parameters: The JSON Schema of the arguments, an object schema:
+            ``{"type": "object", "properties": {...}, "required": [...],
+            "additionalProperties": false}``. Arguments are sent as JSON text matching it
+            (``ToolCall.arguments``); a call that does not match comes back to the Agent as
+            an error result it can recover from.
+    """
 
     name: str
     description: str

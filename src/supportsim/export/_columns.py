@@ -3,8 +3,8 @@
 These names are a contract (notebooks and SQL read them), so a column is only ever added,
 never renamed or removed. Every level starts with the ids that join the levels: ``run_id``
 and ``unit_id`` (one conversation: scenario x agent x trial), then ``scenario``, ``agent``
-and ``trial`` so a table can be grouped without a join. The README's "Exporting results"
-section lists the same columns (a test keeps them in step).
+and ``trial`` so a table can be grouped without a join. The export guide
+(docs/guide/export.md) lists the same columns (a test keeps them in step).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ UNIT = (
     Column(
         "partial",
         "float",
-        "share of the workflow done, 0-1 (README: Scoring); empty when not scored",
+        "share of the workflow done, 0-1 (docs: guide/scoring.md); empty when not scored",
     ),
     Column("checks", "int", "checks evaluated"),
     Column("checks_failed", "int", "checks that failed"),

@@ -69,6 +69,28 @@ def floor(summary: Summary) -> str | None:
     )
 
 
+def tool_time_note(summary: Summary) -> str | None:
+    """What the response times of Agents with no model call recorded are made of, or None
+    when every Agent recorded one: 'oracle, careless: no model call recorded, so response
+    times are the agent's own time plus the tools' simulated latency and injected faults (a
+    tool timeout retried takes over a second)'. The bundled scenarios give tools a simulated
+    latency and some a fault, so the oracle's p99 is over a second though it thinks for no
+    time at all. A plug-in Agent calling its own model records none either (unless its
+    step reports it): its own time is then its model's."""
+    no_model = [
+        name
+        for name in leaderboard_order(summary.agents)
+        if (a := summary.agents[name]).llm_ms.p50 is None and a.response_ms.p50 is not None
+    ]
+    if not no_model:
+        return None
+    return (
+        f"{', '.join(no_model)}: no model call recorded, so response times are the agent's own "
+        "time plus the tools' simulated latency and injected faults (a tool timeout retried "
+        "takes over a second)"
+    )
+
+
 def leaderboard_order(agents: Mapping[str, Rate]) -> list[str]:
     """Agents best first: strict rate, then partial mean, then name (unscored last)."""
 

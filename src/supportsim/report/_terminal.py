@@ -30,6 +30,7 @@ from supportsim.report._format import (
     points,
     scores_cell,
     spread,
+    tool_time_note,
     usd,
 )
 from supportsim.report._setup import SetupDifference
@@ -149,6 +150,7 @@ def speed_table(summary: Summary) -> Table:
             usd(a.agent_cost_mean_usd),
             usd(a.cost_mean_usd),
         )
+    table.caption = tool_time_note(summary)
     return table
 
 

@@ -28,8 +28,8 @@ and baseline Agents that do nothing useful earned 49-59% partial. Why a fixed pe
 0.25 rather than a share: a missed step costs about 0.2 (4.2 workflow and 1.5 end checks per
 bundled scenario), and a broken guardrail (a write the policy forbids, another customer's
 data read out, a claim of a refund never made) is worse than a missed step but not worse
-than doing nothing: one costs a quarter, four leave nothing. The figures are in the README
-("Scoring") and ``benchmarks/bench_partial.py``.
+than doing nothing: one costs a quarter, four leave nothing. The figures are in
+docs/guide/scoring.md and ``benchmarks/bench_partial.py``.
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ async def freeze_card(state: DomainState, args: CustomerArgs) -> dict[str, Any]:
 '''
 
 DOMAIN = """\
-# The {name} domain, written as data (supportsim README: "Your own domain").
+# The {name} domain, written as data (supportsim docs: tutorials/your-domain.md).
 name: {name}
 description: {title}, a skeleton to edit.
 policy: policy.md
@@ -247,7 +247,7 @@ def _workspace_text(path: Path, domain: str) -> str:
     """The workspace file with ``domain`` listed (a new file keeps today's defaults)."""
     if not path.exists():
         return (
-            "# supportsim workspace: where this project's inputs are (README: Workspace).\n"
+            "# supportsim workspace: where this project's inputs are (docs: guide/domains.md).\n"
             "scenarios: [scenarios]\npersonas: personas\n"
             f"domains:\n  - {domain}\n"
         )

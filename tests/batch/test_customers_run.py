@@ -289,3 +289,50 @@ def test_a_run_from_before_seeds_resumes_and_a_changed_seed_setting_refuses(
         "--customer-seed", "5",
     )  # fmt: skip
     assert changed.exit_code == 2 and "customer_seed" in changed.output
+
+
+def copied_inputs(tmp_path: Path) -> tuple[Path, Path]:
+    scenario = tmp_path / "scenarios" / "refund.yaml"
+    scenario.parent.mkdir()
+    scenario.write_bytes(SCENARIO.read_bytes())
+    personas = tmp_path / "personas"
+    personas.mkdir()
+    for p in PERSONAS.iterdir():
+        (personas / p.name).write_bytes(p.read_bytes())
+    return scenario, personas
+
+
+def run_on(
+    server: MockLLMServer, inputs: tuple[Path, Path], out: Path, run_id: str, *extra: str
+) -> tuple[Any, Path]:
+    scenario, personas = inputs
+    result = cli(
+        server, "run", "--scenarios", str(scenario), "--personas", str(personas),
+        "--out", str(out), "--run-id", run_id, "--workers", "1",
+        "--statement-judge", "none", "--agent", "ag=openai:ag", "--customer", "openai:cust",
+        *extra,
+    )  # fmt: skip
+    return result, out / run_id
+
+
+@pytest.mark.parametrize("change", ["scenario", "persona"])
+def test_a_unit_whose_scenario_or_persona_changed_is_not_replayed_and_run_says_so(
+    server: MockLLMServer, tmp_path: Path, change: str
+) -> None:
+    out = tmp_path / "runs"
+    inputs = copied_inputs(tmp_path)
+    _, stored = run_on(server, inputs, out, "stored")
+    before = len(server.requests(model="cust"))
+    if change == "scenario":  # a new opening: a stored reply would answer another talk
+        path = inputs[0]
+        path.write_text(path.read_text().replace("charged twice for March", "billed twice"))
+    else:
+        path = inputs[1] / "tester.yaml"
+        path.write_text(path.read_text().replace("tone: calm", "tone: impatient"))
+    result, new = run_on(server, inputs, out, "new", "--replay-customer", str(stored))
+    assert result.exit_code == 0, result.output
+    assert "0 of 1 units" in result.output
+    assert "1 not replayed: their scenario or persona changed" in result.output
+    [record] = iter_records(new)
+    assert record.customer_replay is None
+    assert len(server.requests(model="cust")) > before  # the model played the Customer

@@ -93,12 +93,14 @@ def model_fingerprints(models: Mapping[str, ModelConfig]) -> dict[str, Any]:
     }
 
 
+def persona_sha256(persona: Persona) -> str:
+    """The hash run.json records of a persona (``personas``): of its content as JSON."""
+    return hashlib.sha256(orjson.dumps(persona.model_dump(mode="json"))).hexdigest()
+
+
 def persona_hashes(scenarios: Sequence[Scenario], personas: Mapping[str, Persona]) -> dict:
     used = sorted({s.persona for s in scenarios if s.persona in personas})
-    return {
-        pid: hashlib.sha256(orjson.dumps(personas[pid].model_dump(mode="json"))).hexdigest()
-        for pid in used
-    }
+    return {pid: persona_sha256(personas[pid]) for pid in used}
 
 
 def fingerprint(

@@ -146,3 +146,45 @@ def test_the_html_and_markdown_reports_show_the_section_escaped() -> None:
     markdown = render_markdown(summary, run_id="r")
     assert "### Customers" in markdown and "<b>" not in markdown
     assert "NOT stable" in markdown
+
+
+def scripted_and_quitter() -> list[UnitFacts]:
+    # the oracle passes every trial under "scripted" and none under "quitter"
+    return [
+        *(fact("oracle", "scripted", t, True, 1.0) for t in (1, 2)),
+        *(fact("oracle", "quitter", t, False, 0.0) for t in (1, 2)),
+    ]
+
+
+def test_pass_hat_k_takes_the_trials_of_one_scenario_under_one_customer() -> None:
+    summary = summarise(scripted_and_quitter(), trials=2, customers=["scripted", "quitter"])
+    row = summary.agents["oracle"]
+    # per (scenario, Customer): 1.0 under scripted, 0.0 under quitter; pooled it was 1/6
+    assert row.pass_hat_k == {"1": 0.5, "2": 0.5}
+    assert row.pass_hat_k_scenarios == {"1": 2, "2": 2}
+    assert row.scenarios == 1
+    section = summary.customers
+    assert section is not None
+    by = section.agents["oracle"].pass_hat_k
+    assert by == {"scripted": {"1": 1.0, "2": 1.0}, "quitter": {"1": 0.0, "2": 0.0}}
+
+
+def test_a_gate_fails_when_any_customers_figure_is_below_and_names_it() -> None:
+    from supportsim.batch import check_gates
+
+    summary = summarise(scripted_and_quitter(), trials=2, customers=["scripted", "quitter"])
+    for metric in ("strict", "partial", "pass^2"):
+        [miss] = check_gates(summary, {metric: 0.5})  # the pooled figure is 0.5: it passed
+        assert (miss.agent, miss.customer, miss.value) == ("oracle", "quitter", 0.0)
+        assert "agent oracle under Customer quitter" in miss.reason()
+
+
+def test_the_header_counts_trials_per_scenario_under_each_customer() -> None:
+    from rich.console import Console
+
+    from supportsim.report._terminal import render_summary
+
+    summary = summarise(scripted_and_quitter(), trials=2, customers=["scripted", "quitter"])
+    console = Console(record=True, width=200)
+    render_summary(summary, console)
+    assert "2 trial(s) per scenario under each of 2 Customers" in console.export_text()

@@ -79,11 +79,13 @@ def _spread(values: Sequence[float | None]) -> float | None:
 def customers_section(
     records: Sequence[UnitFacts],
     rate: Callable[[Sequence[UnitFacts]], Rate],
+    pass_hat: Callable[[Sequence[UnitFacts]], dict[str, float | None]],
     customers: Sequence[str] | None = None,
     agents: Sequence[str] | None = None,
 ) -> CustomersSection | None:
     """The section of a run of several Customers (None with one). ``rate`` turns a list
-    of scored facts into a ``Rate`` (the aggregates' own ``_rate``); ``customers`` and
+    of scored facts into a ``Rate`` (the aggregates' own ``_rate``), ``pass_hat`` into
+    pass^k by k (``pass_hat_k_of``); ``customers`` and
     ``agents``: the plan's, in order (default: as the records name them)."""
     named = list(customers or sorted({r.customer for r in records}))
     if len(named) < 2:
@@ -99,6 +101,7 @@ def customers_section(
             by_customer=by,
             strict_spread=_spread([by[c].strict_rate for c in named]),
             partial_spread=_spread([by[c].partial_mean for c in named]),
+            pass_hat_k={c: pass_hat(scored[agent][c]) for c in named},
         )
     ranked = {c: _scores(rows, c) for c in named}
     agreement = [

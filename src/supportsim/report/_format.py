@@ -101,3 +101,10 @@ def agreement_lines(section: CustomersSection) -> list[str]:
         + ("stable under every Customer" if section.stable else "NOT stable: Agents swap")
     )
     return lines
+
+
+def trials_phrase(summary: Summary) -> str:
+    """``2 trial(s) per scenario``, ``under each of 3 Customers`` in a run of several."""
+    several = summary.customers
+    under = f" under each of {len(several.customers)} Customers" if several is not None else ""
+    return f"{summary.trials} trial(s) per scenario{under}"

@@ -30,6 +30,7 @@ from supportsim.report._format import (
     points,
     scores_cell,
     spread,
+    trials_phrase,
     usd,
 )
 from supportsim.report._setup import SetupDifference
@@ -62,7 +63,7 @@ def _header(summary: Summary) -> Text:
     planned = run.units_planned
     done = summary.units
     parts.append(f"{done} of {planned} units finished" if planned else f"{done} units")
-    parts.append(f"{summary.trials} trial(s) per scenario")
+    parts.append(trials_phrase(summary))
     if rescored := summary.rescored:
         parts.append(f"verdicts rescored at {rescored.at} ({rescored.units} units)")
     return Text(" · ".join(parts), style="bold")

@@ -190,6 +190,8 @@ class AgentUnderCustomers(_Doc):
     with fewer than two)."""
     partial_spread: float | None = None
     """The same for the partial mean."""
+    pass_hat_k: dict[str, dict[str, float | None]] = {}
+    """Customer -> k -> pass^k over the scenarios' trials under that Customer."""
 
 
 class RankAgreement(_Doc):

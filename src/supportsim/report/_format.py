@@ -96,10 +96,15 @@ def agreement_lines(section: CustomersSection) -> list[str]:
             f"Kendall tau-b {tau} over {a.agents} agents"
             + (f"; swaps: {swapped}" if a.swaps else "; no swaps")
         )
-    lines.append(
-        f"ranking by {section.ranked_by}: "
-        + ("stable under every Customer" if section.stable else "NOT stable: Agents swap")
-    )
+    if section.stable is None:
+        lines.append(
+            "rank agreement: not determined (fewer than two Agents ranked under two Customers)"
+        )
+    else:
+        lines.append(
+            f"ranking by {section.ranked_by}: "
+            + ("stable under every Customer" if section.stable else "NOT stable: Agents swap")
+        )
     return lines
 
 

@@ -219,8 +219,9 @@ class CustomersSection(_Doc):
     agents: dict[str, AgentUnderCustomers]
     agreement: list[RankAgreement]
     """One entry per pair of Customers, in ``customers`` order."""
-    stable: bool
-    """No pair of Agents swaps under any pair of Customers."""
+    stable: bool | None
+    """No pair of Agents swaps under any pair of Customers; null when nothing was compared
+    (no pair of Customers ranked two Agents)."""
 
 
 class Tau2Figures(_Doc):

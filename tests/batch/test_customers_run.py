@@ -143,6 +143,14 @@ def test_compare_says_it_cannot_pair_a_run_of_several_customers_without_one_name
     assert under.exit_code == 0, under.output
     document = orjson.loads(under.stdout[under.stdout.index("{") :])
     assert document["setup"]["comparable"]
+    assert document["customer"] == "scripted"  # which Customer the numbers are under
+    page = tmp_path / "cmp.html"
+    shown = cli(server, "compare", str(a), str(b), str(page), "--customer", "scripted", "--html")
+    assert shown.exit_code == 0, shown.output
+    [title] = [line for line in shown.output.splitlines() if line.startswith("A = ")]
+    assert title.endswith("under Customer scripted")
+    header = page.read_text()
+    assert "under Customer scripted" in header[: header.index("</header>")]
     other = cli(server, "compare", str(a), str(b), "--customer", "openai:cust")
     assert other.exit_code == 2 and "did not play it" in other.output
 

@@ -458,7 +458,8 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
     p = printable
     console.print(
         Text(
-            f"A = {p(a['run_id'])} ({p(a['run_dir'])}) · B = {p(b['run_id'])} ({p(b['run_dir'])})",
+            f"A = {p(a['run_id'])} ({p(a['run_dir'])}) · B = {p(b['run_id'])} ({p(b['run_dir'])})"
+            + (f" · under Customer {p(under)}" if (under := comparison.get("customer")) else ""),
             "bold",
         )
     )

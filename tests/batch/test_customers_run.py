@@ -290,8 +290,13 @@ def test_a_run_from_before_seeds_resumes_and_a_changed_seed_setting_refuses(
     for key in ("customer_seed", "replay_customer"):  # as a run.json written before them
         del manifest["config"][key]
     (run_dir / "run.json").write_bytes(orjson.dumps(manifest))
+    (run_dir / "conversations.jsonl").write_bytes(b"")  # its unit is run again on resume
     again, _ = run(server, out, "old", "--agent", "oracle", "--customer", "openai:cust", "--resume")
     assert again.exit_code == 0, again.output
+    # it ran before seeds: it goes on as it ran, sending none (not the default setting 0)
+    [record] = iter_records(run_dir)
+    assert record.customer_seed is None
+    assert all("seed" not in r.body for r in server.requests(model="cust")[-1:])
     changed, _ = run(
         server, out, "old", "--agent", "oracle", "--customer", "openai:cust", "--resume",
         "--customer-seed", "5",
@@ -344,3 +349,18 @@ def test_a_unit_whose_scenario_or_persona_changed_is_not_replayed_and_run_says_s
     [record] = iter_records(new)
     assert record.customer_replay is None
     assert len(server.requests(model="cust")) > before  # the model played the Customer
+
+
+def test_a_relative_replay_path_is_stored_absolute(
+    server: MockLLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    base = ("--agent", "ag=openai:ag", "--customer", "openai:cust")
+    first, _ = run(server, Path("runs"), "stored", *base)
+    assert first.exit_code == 0, first.output
+    result, new = run(server, Path("runs"), "new", *base, "--replay-customer", "runs/stored")
+    assert result.exit_code == 0, result.output
+    absolute = str(tmp_path / "runs" / "stored")
+    assert orjson.loads((new / "run.json").read_bytes())["config"]["replay_customer"] == absolute
+    [record] = iter_records(new)
+    assert record.customer_replay is not None and record.customer_replay.source == absolute

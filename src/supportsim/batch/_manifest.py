@@ -62,10 +62,24 @@ FREE_TO_CHANGE = frozenset(
         "ray",
     }
 )
-ADDED_LATER: dict[str, Any] = {"customer_seed": 0, "replay_customer": None}
+ADDED_LATER: dict[str, Any] = {"customer_seed": None, "replay_customer": None}
 """Config keys newer than some stored runs, with the value such a run is resumed under
-when the key is absent from its run.json: no replay, and the default seed setting (each
-record keeps the seed its Customer was sent, null in the units run before seeds)."""
+when the key is absent from its run.json and the resume does not set it: as it ran, no
+replay and no seed (``as_it_ran``; a seed setting given on resume is a change)."""
+
+
+def as_it_ran(config: RunConfig, stored: Mapping[str, Any]) -> RunConfig:
+    """``config`` (a resume's) with each ``ADDED_LATER`` key the stored run's ``config``
+    lacks, and the resume did not set, at its ``ADDED_LATER`` value: the run goes on as
+    it ran (a run from before seeds sends none, not the default setting's)."""
+    update = {
+        key: value
+        for key, value in ADDED_LATER.items()
+        if key not in stored and key not in config.model_fields_set
+    }
+    return config.model_copy(update=update) if update else config
+
+
 _URLS = Scrubber()
 # Fields of a model config that do not change what a conversation is.
 _MODEL_FREE = {"rate_limit", "timeout_s", "api_key_env", "name"}

@@ -364,3 +364,23 @@ def test_a_relative_replay_path_is_stored_absolute(
     assert orjson.loads((new / "run.json").read_bytes())["config"]["replay_customer"] == absolute
     [record] = iter_records(new)
     assert record.customer_replay is not None and record.customer_replay.source == absolute
+
+
+def test_a_resume_naming_the_same_customers_in_another_order_is_the_same_run(
+    server: MockLLMServer, tmp_path: Path
+) -> None:
+    out = tmp_path / "runs"
+    two = ("--customer", "scripted", "--customer", "openai:cust")
+    first, run_dir = run(server, out, "r", "--agent", "oracle", *two)
+    assert first.exit_code == 0, first.output
+    swapped = ("--customer", "openai:cust", "--customer", "scripted")
+    again, _ = run(server, out, "r", "--agent", "oracle", *swapped, "--resume")
+    assert again.exit_code == 0, again.output  # the same units: order names none of them
+    assert "0 of 2 units to run" in again.output
+    # the run keeps its order: the report's Customers (and which is A) do not move
+    assert read_json(run_dir / "summary.json")["customers"]["customers"] == [
+        "scripted",
+        "openai:cust",
+    ]
+    other, _ = run(server, out, "r", "--agent", "oracle", "--customer", "openai:cust", "--resume")
+    assert other.exit_code == 2  # another set of Customers is a change

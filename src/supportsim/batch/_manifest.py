@@ -71,12 +71,20 @@ replay and no seed (``as_it_ran``; a seed setting given on resume is a change)."
 def as_it_ran(config: RunConfig, stored: Mapping[str, Any]) -> RunConfig:
     """``config`` (a resume's) with each ``ADDED_LATER`` key the stored run's ``config``
     lacks, and the resume did not set, at its ``ADDED_LATER`` value: the run goes on as
-    it ran (a run from before seeds sends none, not the default setting's)."""
+    it ran (a run from before seeds sends none, not the default setting's); and the
+    stored order of its Customers when the resume names the same ones in another."""
     update = {
         key: value
         for key, value in ADDED_LATER.items()
         if key not in stored and key not in config.model_fields_set
     }
+    # The same Customers in another order name the same units (a unit id carries its
+    # Customer, never a position): the run keeps its own order, which the report's
+    # Customers, its A/B pairs and ``statement_judge: auto`` (the first model) follow.
+    ran = stored.get("customer")
+    ran = [ran] if isinstance(ran, str) else ran
+    if isinstance(ran, list) and ran != config.customer and sorted(ran) == sorted(config.customer):
+        update["customer"] = [str(c) for c in ran]
     return config.model_copy(update=update) if update else config
 
 

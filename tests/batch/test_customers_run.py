@@ -143,6 +143,14 @@ def test_compare_says_it_cannot_pair_a_run_of_several_customers_without_one_name
     assert under.exit_code == 0, under.output
     document = orjson.loads(under.stdout[under.stdout.index("{") :])
     assert document["setup"]["comparable"]
+    assert document["customer"] == "scripted"  # which Customer the numbers are under
+    page = tmp_path / "cmp.html"
+    shown = cli(server, "compare", str(a), str(b), str(page), "--customer", "scripted", "--html")
+    assert shown.exit_code == 0, shown.output
+    [title] = [line for line in shown.output.splitlines() if line.startswith("A = ")]
+    assert title.endswith("under Customer scripted")
+    header = page.read_text()
+    assert "under Customer scripted" in header[: header.index("</header>")]
     other = cli(server, "compare", str(a), str(b), "--customer", "openai:cust")
     assert other.exit_code == 2 and "did not play it" in other.output
 
@@ -282,10 +290,97 @@ def test_a_run_from_before_seeds_resumes_and_a_changed_seed_setting_refuses(
     for key in ("customer_seed", "replay_customer"):  # as a run.json written before them
         del manifest["config"][key]
     (run_dir / "run.json").write_bytes(orjson.dumps(manifest))
+    (run_dir / "conversations.jsonl").write_bytes(b"")  # its unit is run again on resume
     again, _ = run(server, out, "old", "--agent", "oracle", "--customer", "openai:cust", "--resume")
     assert again.exit_code == 0, again.output
+    # it ran before seeds: it goes on as it ran, sending none (not the default setting 0)
+    [record] = iter_records(run_dir)
+    assert record.customer_seed is None
+    assert all("seed" not in r.body for r in server.requests(model="cust")[-1:])
     changed, _ = run(
         server, out, "old", "--agent", "oracle", "--customer", "openai:cust", "--resume",
         "--customer-seed", "5",
     )  # fmt: skip
     assert changed.exit_code == 2 and "customer_seed" in changed.output
+
+
+def copied_inputs(tmp_path: Path) -> tuple[Path, Path]:
+    scenario = tmp_path / "scenarios" / "refund.yaml"
+    scenario.parent.mkdir()
+    scenario.write_bytes(SCENARIO.read_bytes())
+    personas = tmp_path / "personas"
+    personas.mkdir()
+    for p in PERSONAS.iterdir():
+        (personas / p.name).write_bytes(p.read_bytes())
+    return scenario, personas
+
+
+def run_on(
+    server: MockLLMServer, inputs: tuple[Path, Path], out: Path, run_id: str, *extra: str
+) -> tuple[Any, Path]:
+    scenario, personas = inputs
+    result = cli(
+        server, "run", "--scenarios", str(scenario), "--personas", str(personas),
+        "--out", str(out), "--run-id", run_id, "--workers", "1",
+        "--statement-judge", "none", "--agent", "ag=openai:ag", "--customer", "openai:cust",
+        *extra,
+    )  # fmt: skip
+    return result, out / run_id
+
+
+@pytest.mark.parametrize("change", ["scenario", "persona"])
+def test_a_unit_whose_scenario_or_persona_changed_is_not_replayed_and_run_says_so(
+    server: MockLLMServer, tmp_path: Path, change: str
+) -> None:
+    out = tmp_path / "runs"
+    inputs = copied_inputs(tmp_path)
+    _, stored = run_on(server, inputs, out, "stored")
+    before = len(server.requests(model="cust"))
+    if change == "scenario":  # a new opening: a stored reply would answer another talk
+        path = inputs[0]
+        path.write_text(path.read_text().replace("charged twice for March", "billed twice"))
+    else:
+        path = inputs[1] / "tester.yaml"
+        path.write_text(path.read_text().replace("tone: calm", "tone: impatient"))
+    result, new = run_on(server, inputs, out, "new", "--replay-customer", str(stored))
+    assert result.exit_code == 0, result.output
+    assert "0 of 1 units" in result.output
+    assert "1 not replayed: their scenario or persona changed" in result.output
+    [record] = iter_records(new)
+    assert record.customer_replay is None
+    assert len(server.requests(model="cust")) > before  # the model played the Customer
+
+
+def test_a_relative_replay_path_is_stored_absolute(
+    server: MockLLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    base = ("--agent", "ag=openai:ag", "--customer", "openai:cust")
+    first, _ = run(server, Path("runs"), "stored", *base)
+    assert first.exit_code == 0, first.output
+    result, new = run(server, Path("runs"), "new", *base, "--replay-customer", "runs/stored")
+    assert result.exit_code == 0, result.output
+    absolute = str(tmp_path / "runs" / "stored")
+    assert orjson.loads((new / "run.json").read_bytes())["config"]["replay_customer"] == absolute
+    [record] = iter_records(new)
+    assert record.customer_replay is not None and record.customer_replay.source == absolute
+
+
+def test_a_resume_naming_the_same_customers_in_another_order_is_the_same_run(
+    server: MockLLMServer, tmp_path: Path
+) -> None:
+    out = tmp_path / "runs"
+    two = ("--customer", "scripted", "--customer", "openai:cust")
+    first, run_dir = run(server, out, "r", "--agent", "oracle", *two)
+    assert first.exit_code == 0, first.output
+    swapped = ("--customer", "openai:cust", "--customer", "scripted")
+    again, _ = run(server, out, "r", "--agent", "oracle", *swapped, "--resume")
+    assert again.exit_code == 0, again.output  # the same units: order names none of them
+    assert "0 of 2 units to run" in again.output
+    # the run keeps its order: the report's Customers (and which is A) do not move
+    assert read_json(run_dir / "summary.json")["customers"]["customers"] == [
+        "scripted",
+        "openai:cust",
+    ]
+    other, _ = run(server, out, "r", "--agent", "oracle", "--customer", "openai:cust", "--resume")
+    assert other.exit_code == 2  # another set of Customers is a change

@@ -13,6 +13,7 @@ from supportsim.conversation import (
     customer_view,
     stored_replies,
 )
+from supportsim.llm import ToolCall
 
 STORED = (
     Message("customer", "Hi, I was charged twice.", turn=1),
@@ -95,3 +96,66 @@ async def test_a_conversation_that_follows_to_the_end_never_diverges() -> None:
     for turn, view in enumerate(views):
         await customer.step(CustomerTurn(view, turn))
     assert customer.replayed == 3 and customer.diverged_turn is None and not inner.asked
+
+
+async def test_a_tau2_stop_is_reproduced_as_the_stored_end_without_a_model_call() -> None:
+    stored = (
+        Message("customer", "Hi, I want a refund.", turn=1),
+        Message("agent", "Done."),
+        Message("customer", "Thanks. ###STOP###", turn=1),  # the stop: same turn
+    )
+    steps = stored_replies(
+        stored,
+        termination="customer_done",
+        end_reason="tau2_stop",
+        shows=SUPPORTSIM_RULES.shows_customer,
+    )
+    assert steps[-1].step == CustomerStep("Thanks. ###STOP###", end="tau2_stop")
+    inner = Counting()
+    customer = ReplayCustomer(inner, steps)
+    for turn, step in enumerate(steps):
+        got = await customer.step(CustomerTurn(step.view, turn))
+        assert got == step.step
+    assert not inner.asked and customer.diverged_turn is None
+
+
+WROTE = (
+    Message("customer", "Refund order 7.", turn=1),
+    Message("agent", "", tool_calls=(ToolCall("c1", "refund", "{}"),)),
+    Message("tool", "ok", tool_call_id="c1"),
+    Message("agent", "Refunded."),
+    Message("customer", "Thanks, bye.", turn=1),
+)
+
+
+def wrote_steps(writes: frozenset[str] | None) -> tuple:
+    return stored_replies(
+        WROTE,
+        termination="customer_done",
+        end_reason="satisfied",
+        shows=SUPPORTSIM_RULES.shows_customer,
+        writes=writes,
+    )
+
+
+async def test_a_step_whose_agent_acted_differs_is_asked_of_the_model() -> None:
+    steps = wrote_steps(frozenset({"c1"}))
+    assert [s.agent_acted for s in steps] == [False, True]
+    inner = Counting()
+    customer = ReplayCustomer(inner, steps)
+    await customer.step(CustomerTurn((), 0))
+    # the same words from the Agent, but no write succeeded this time: the guard must run
+    reply = await customer.step(CustomerTurn(steps[1].view, 1, agent_acted=False))
+    assert reply.content == "model reply 1" and customer.diverged_turn == 2
+    again = ReplayCustomer(Counting(), steps)
+    await again.step(CustomerTurn((), 0))
+    assert (await again.step(CustomerTurn(steps[1].view, 1, agent_acted=True))).end == "satisfied"
+
+
+async def test_an_unknown_agent_acted_replays_replies_but_never_a_stored_end() -> None:
+    steps = wrote_steps(None)
+    assert [s.agent_acted for s in steps] == [None, None]
+    inner = Counting()
+    customer = ReplayCustomer(inner, steps)
+    assert (await customer.step(CustomerTurn((), 0))).content == "Refund order 7."
+    assert (await customer.step(CustomerTurn(steps[1].view, 1, True))).content == "model reply 1"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -146,3 +147,91 @@ def test_the_html_and_markdown_reports_show_the_section_escaped() -> None:
     markdown = render_markdown(summary, run_id="r")
     assert "### Customers" in markdown and "<b>" not in markdown
     assert "NOT stable" in markdown
+
+
+def scripted_and_quitter() -> list[UnitFacts]:
+    # the oracle passes every trial under "scripted" and none under "quitter"
+    return [
+        *(fact("oracle", "scripted", t, True, 1.0) for t in (1, 2)),
+        *(fact("oracle", "quitter", t, False, 0.0) for t in (1, 2)),
+    ]
+
+
+def test_pass_hat_k_takes_the_trials_of_one_scenario_under_one_customer() -> None:
+    summary = summarise(scripted_and_quitter(), trials=2, customers=["scripted", "quitter"])
+    row = summary.agents["oracle"]
+    # per (scenario, Customer): 1.0 under scripted, 0.0 under quitter; pooled it was 1/6
+    assert row.pass_hat_k == {"1": 0.5, "2": 0.5}
+    assert row.pass_hat_k_scenarios == {"1": 2, "2": 2}
+    assert row.scenarios == 1
+    section = summary.customers
+    assert section is not None
+    by = section.agents["oracle"].pass_hat_k
+    assert by == {"scripted": {"1": 1.0, "2": 1.0}, "quitter": {"1": 0.0, "2": 0.0}}
+
+
+def test_a_gate_fails_when_any_customers_figure_is_below_and_names_it() -> None:
+    from supportsim.batch import check_gates
+
+    summary = summarise(scripted_and_quitter(), trials=2, customers=["scripted", "quitter"])
+    for metric in ("strict", "partial", "pass^2"):
+        [miss] = check_gates(summary, {metric: 0.5})  # the pooled figure is 0.5: it passed
+        assert (miss.agent, miss.customer, miss.value) == ("oracle", "quitter", 0.0)
+        assert "agent oracle under Customer quitter" in miss.reason()
+
+
+def test_the_header_counts_trials_per_scenario_under_each_customer() -> None:
+    from rich.console import Console
+
+    from supportsim.report._terminal import render_summary
+
+    summary = summarise(scripted_and_quitter(), trials=2, customers=["scripted", "quitter"])
+    console = Console(record=True, width=200)
+    render_summary(summary, console)
+    assert "2 trial(s) per scenario under each of 2 Customers" in console.export_text()
+
+
+def test_equal_scores_that_differ_only_by_float_rounding_are_tied_not_swapped() -> None:
+    # partial 0.1 + 0.2 + 0.3 over 3 (0.20000000000000004) against 0.3 + 0.2 + 0.1 (also
+    # 0.2 in fractions, another float) and 0.2 three times: every mean is 20.0%
+    parts = {"x": (0.1, 0.2, 0.3), "y": (0.3, 0.2, 0.1), "z": (0.2, 0.2, 0.2)}
+    facts = [
+        fact(agent, customer, t, False, p if customer == "c1" else list(reversed(ps))[t - 1])
+        for agent, ps in parts.items()
+        for customer in ("c1", "c2")
+        for t, p in enumerate(ps, start=1)
+    ]
+    section = summarise(facts, trials=3, customers=["c1", "c2"]).customers
+    assert section is not None
+    means = {a: section.agents[a].by_customer["c1"].partial_mean for a in parts}
+    assert len(set(means.values())) > 1  # the floats differ: only the ranking may ignore it
+    [pair] = section.agreement
+    assert pair.swaps == [] and pair.kendall_tau_b is None  # all tied: tau-b undefined
+    assert pair.agents == 3 and section.stable is True
+
+
+def unrun(f: UnitFacts) -> UnitFacts:
+    return dataclasses.replace(f, status="infra_error", strict=None, partial=None)
+
+
+def test_stable_is_not_determined_when_no_pair_of_customers_ranked_two_agents() -> None:
+    from supportsim.report._format import agreement_lines
+
+    one_agent = [fact("x", c, 1, True, 1.0) for c in ("c1", "c2")]
+    lost = [  # every unit of c2 failed to run: nothing to rank under it
+        fact("x", "c1", 1, True, 1.0),
+        fact("y", "c1", 1, False, 0.0),
+        *(unrun(fact(a, "c2", 1, False, 0.0)) for a in "xy"),
+    ]
+    for facts in (one_agent, lost):
+        section = summarise(facts, trials=1, customers=["c1", "c2"]).customers
+        assert section is not None and section.stable is None
+        assert agreement_lines(section)[-1] == (
+            "rank agreement: not determined (fewer than two Agents ranked under two Customers)"
+        )
+    compared = summarise(
+        [fact(a, c, 1, a == "x", 1.0 if a == "x" else 0.0) for a in "xy" for c in ("c1", "c2")],
+        trials=1,
+        customers=["c1", "c2"],
+    ).customers
+    assert compared is not None and compared.stable is True

@@ -81,19 +81,29 @@ def describe_statement_judge(config: RunConfig) -> str:
 def describe_replay(prepared: Prepared) -> str | None:
     """The line ``run`` prints at its start with ``--replay-customer``: how many of the
     units to run have a stored conversation to follow (a label that differs from the
-    stored run's finds none, and says so here rather than nowhere)."""
+    stored run's finds none, and says so here rather than nowhere), and how many stored
+    ones are not followed because their scenario file or persona changed."""
     ctx = prepared.ctx
     if ctx.replay is None:
         return None
     todo = [u for u in prepared.session.todo if ctx.customer_for(u).model is not None]
-    found = sum(
-        (u.scenario_id, u.agent, ctx.customer_for(u).label, u.trial) in ctx.replay.units
-        for u in todo
-    )
-    return (
+    found = changed = 0
+    for u in todo:
+        key = (u.scenario_id, u.agent, ctx.customer_for(u).label, u.trial)
+        if key not in ctx.replay.units:
+            continue
+        scenario = ctx.scenarios[u.scenario_id]
+        if ctx.replay.changed(key, scenario, ctx.personas.get(scenario.persona)):
+            changed += 1
+        else:
+            found += 1
+    line = (
         f"replaying the Customer of {ctx.replay.source}: {found} of {len(todo)} units with a "
         "model Customer have a stored conversation (same scenario, agent label, Customer, trial)"
     )
+    if changed:
+        line += f"; {changed} not replayed: their scenario or persona changed"
+    return line
 
 
 def run_command(

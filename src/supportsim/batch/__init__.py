@@ -11,7 +11,6 @@ share the driver's limits (``_hub.py``).
 from supportsim.batch._config import (
     RunConfig,
     RunFlags,
-    check_run_id,
     load_run_config,
     parse_duration,
     with_overrides,
@@ -41,6 +40,7 @@ from supportsim.batch._manifest import (
     read_manifest,
     save_manifest,
 )
+from supportsim.batch._names import check_run_id
 from supportsim.batch._prepare import (
     Prepared,
     RunRequest,

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from supportsim.batch._concurrency import Concurrency
-from supportsim.batch._config import RunConfig, chosen_statement_judge, keyed_by_label
+from supportsim.batch._config import RunConfig, chosen_statement_judge
 from supportsim.batch._customers import load_replay
 from supportsim.batch._manifest import fingerprint
+from supportsim.batch._names import keyed_by_label
 from supportsim.batch._unit import UnitContext
 from supportsim.conversation import (
     CONVERSATION_BUDGET,

@@ -14,8 +14,14 @@ sends none (a models file's ``params.seed`` for the Customer's model then stands
 what the record keeps).
 
 Replay. A stored run's records are read once per process (the driver and each worker):
-per unit (scenario, Agent label, Customer, trial), the completed record's Customer and
-Agent messages. A unit the stored run lacks (or did not complete) is simply not replayed.
+per unit (scenario, Agent label, Customer, trial), the completed record's messages, which
+of its tool calls were successful writes, and what it was run on: the scenario file's hash
+(``scenario_sha256``) and the persona's hash as the stored run.json records it. A unit the
+stored run lacks (or did not complete) is simply not replayed; nor is one whose scenario
+file changed (its opening, facts or goal may differ: a stored reply would answer another
+conversation) or whose persona changed (its id is in the scenario file; its content hash
+is compared when the stored run.json has it). ``run`` says at its start how many units
+were not replayed for a change (``ReplaySource.changed``).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from supportsim.batch._manifest import persona_sha256
 from supportsim.conversation import (
     CallerFor,
     ConversationRules,
@@ -34,7 +41,14 @@ from supportsim.conversation import (
 )
 from supportsim.errors import InputError
 from supportsim.llm import LLMRequest, LLMResponse, ModelCaller, ModelConfig, ToolCall, takes_seed
-from supportsim.store import CONVERSATIONS, MANIFEST, ConversationRecord, latest_records
+from supportsim.scenario import Persona, Scenario
+from supportsim.store import (
+    CONVERSATIONS,
+    MANIFEST,
+    ConversationRecord,
+    latest_records,
+    read_json,
+)
 
 SEED_BITS = 31
 """Seeds are below 2**31: every OpenAI-compatible server takes a 32-bit signed seed."""
@@ -89,6 +103,9 @@ class _Stored:
     messages: tuple[Message, ...]
     termination: str
     end_reason: str
+    writes: frozenset[str] | None
+    """Ids of the tool calls that were successful writes; None: the record has no log."""
+    scenario_sha256: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,30 +115,69 @@ class ReplaySource:
     source: str
     """The run directory as given (``--replay-customer``)."""
     units: Mapping[ReplayKey, _Stored]
+    personas: Mapping[str, str]
+    """Persona id -> hash, as the stored run.json records them (empty when it does not)."""
 
-    def replies(self, key: ReplayKey, rules: ConversationRules) -> tuple[StoredReply, ...] | None:
-        """The stored unit's Customer steps as the Customer saw them under ``rules``;
-        None when the stored run has no completed record of the unit."""
+    def changed(self, key: ReplayKey, scenario: Scenario, persona: Persona | None) -> bool:
+        """True when the stored unit exists but ran on another scenario file or persona
+        (see the module docstring): it is not replayed."""
         stored = self.units.get(key)
         if stored is None:
+            return False
+        if stored.scenario_sha256 != scenario.sha256:
+            return True  # the persona id too: it is in the scenario file
+        known = self.personas.get(scenario.persona)
+        return known is not None and persona is not None and known != persona_sha256(persona)
+
+    def replies(
+        self,
+        key: ReplayKey,
+        rules: ConversationRules,
+        scenario: Scenario,
+        persona: Persona | None,
+    ) -> tuple[StoredReply, ...] | None:
+        """The stored unit's Customer steps as the Customer saw them under ``rules``;
+        None when the stored run has no completed record of the unit, or it ran on a
+        changed scenario or persona (``changed``)."""
+        stored = self.units.get(key)
+        if stored is None or self.changed(key, scenario, persona):
             return None
         return stored_replies(
             stored.messages,
             termination=stored.termination,
             end_reason=stored.end_reason,
             shows=rules.shows_customer,
+            writes=stored.writes,
         )
 
 
 def _message(record: ConversationRecord, index: int) -> Message:
     m = record.messages[index]
     calls = tuple(ToolCall(c.id, c.name, c.arguments) for c in m.tool_calls)
-    return Message(m.role, m.content, tool_calls=calls, turn=m.turn)
+    return Message(m.role, m.content, tool_calls=calls, tool_call_id=m.tool_call_id, turn=m.turn)
+
+
+def _writes(record: ConversationRecord) -> frozenset[str] | None:
+    if record.calls is None:
+        return None
+    return frozenset(c.call_id for c in record.calls if c.ok and c.kind == "write")
+
+
+def _persona_hashes(run_dir: Path) -> dict[str, str]:
+    """The stored run.json's persona hashes; none when it has none or cannot be read
+    (then only the scenario file's hash decides: the persona id is in it)."""
+    try:
+        manifest = read_json(run_dir / MANIFEST)
+    except (OSError, ValueError):
+        return {}
+    found = manifest.get("personas") if isinstance(manifest, dict) else None
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
 def load_replay(run_dir: str) -> ReplaySource:
     """The stored run's Customer replies, keyed by unit; only what a replay needs of each
-    completed record is kept (its Customer and Agent messages, how it ended).
+    completed record is kept (its messages, its successful writes, how it ended, what it
+    ran on).
 
     Raises:
         InputError: the directory or its conversations.jsonl does not exist, or run.json
@@ -141,15 +197,18 @@ def load_replay(run_dir: str) -> ReplaySource:
         records = latest_records(path)
     except OSError as exc:
         raise InputError(f"--replay-customer {conversations}: cannot read it ({exc})") from None
+    personas = _persona_hashes(path)
     units: dict[ReplayKey, _Stored] = {}
     for record in records.values():
         if record.status != "completed":
             continue
-        kept = tuple(
-            _message(record, i)
-            for i, m in enumerate(record.messages)
-            if m.role in ("customer", "agent")
-        )
+        kept = tuple(_message(record, i) for i in range(len(record.messages)))
         key = (record.scenario_id, record.agent, record.customer, record.trial)
-        units[key] = _Stored(kept, record.termination, record.end_reason)
-    return ReplaySource(run_dir, units)
+        units[key] = _Stored(
+            kept,
+            record.termination,
+            record.end_reason,
+            _writes(record),
+            record.scenario_sha256,
+        )
+    return ReplaySource(run_dir, units, personas)

@@ -1,6 +1,10 @@
 """Quality gates: ``--fail-under strict=0.8,partial=0.9``, per agent, for CI.
 
-A gate is a metric and the lowest share (0 to 1) every agent must reach. ``run`` checks
+A gate is a metric and the lowest share (0 to 1) every agent must reach. In a run of
+several Customers every Customer's figure must reach it (``Summary.customers``: the
+Agent's strict rate, partial mean and pass^k under that Customer): a gate fails when any
+Customer's figure is below, and the line names that Customer; a pooled figure would let
+one Customer's 100% hide another's 0%. ``run`` checks
 the gates on the summary it writes and ``report --fail-under`` on a stored run; either
 exits 1 when an agent falls below one, naming the agent, the metric, its value and the
 threshold. An agent with nothing scored has no value: that misses the gate (a run where
@@ -16,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from supportsim.errors import InputError
-from supportsim.store import AgentRow, Summary
+from supportsim.store import AgentRow, Rate, Summary
 
 GATE_METRICS = ("strict", "partial", "pass^K")
 """What a gate can name; K in ``pass^K`` is a trial count (1 up to the run's trials)."""
@@ -94,12 +98,14 @@ def check_trials(thresholds: Mapping[str, float], trials: int, *, where: str) ->
 
 @dataclass(frozen=True, slots=True)
 class GateMiss:
-    """One agent below one gate (``agent`` empty: the summary has no agent at all)."""
+    """One agent below one gate (``agent`` empty: the summary has no agent at all);
+    ``customer``: the Customer whose figure it is, in a run of several (else empty)."""
 
     agent: str
     metric: str
     value: float | None
     threshold: float
+    customer: str = ""
 
     def reason(self) -> str:
         if not self.agent:
@@ -108,32 +114,46 @@ class GateMiss:
                 f"unit (--fail-under {self.metric}={self.threshold:g})"
             )
         shown = "unknown (nothing scored)" if self.value is None else f"{self.value:.1%}"
+        under = f" under Customer {self.customer}" if self.customer else ""
         return (
-            f"gate failed: agent {self.agent}: {self.metric} {shown} < {self.threshold:.1%} "
+            f"gate failed: agent {self.agent}{under}: {self.metric} {shown} < {self.threshold:.1%} "
             f"(--fail-under {self.metric}={self.threshold:g})"
         )
 
 
-def _value(agent: AgentRow, metric: str) -> float | None:
+def _value(agent: AgentRow | Rate, metric: str, pass_hat: dict[str, float | None]) -> float | None:
     if metric == "strict":
         return agent.strict_rate
     if metric == "partial":
         return agent.partial_mean
-    return agent.pass_hat_k.get(metric[5:])  # pass^k
+    return pass_hat.get(metric[5:])  # pass^k
 
 
 def check_gates(summary: Summary, thresholds: Mapping[str, float]) -> list[GateMiss]:
     """Every (agent, metric) of ``summary.agents`` below its threshold, agents in name
-    order. A tiny tolerance keeps 0.8 from failing ``strict=0.8`` by float rounding."""
+    order; in a run of several Customers, every (agent, Customer, metric), Customers in
+    the run's order. A tiny tolerance keeps 0.8 from failing ``strict=0.8`` by float
+    rounding."""
     agents = summary.agents
     if not agents:
         return [GateMiss("", metric, None, threshold) for metric, threshold in thresholds.items()]
+    several = summary.customers
     misses = []
     for agent, stats in sorted(agents.items()):
-        for metric, threshold in thresholds.items():
-            value = _value(stats, metric)
-            if value is None or value < threshold - 1e-12:
-                misses.append(GateMiss(agent, metric, value, threshold))
+        figures: list[tuple[str, AgentRow | Rate, dict[str, float | None]]] = [
+            ("", stats, stats.pass_hat_k)
+        ]
+        if several is not None and (row := several.agents.get(agent)) is not None:
+            figures = [
+                (c, row.by_customer[c], row.pass_hat_k.get(c, {}))
+                for c in several.customers
+                if c in row.by_customer
+            ]
+        for customer, figure, pass_hat in figures:
+            for metric, threshold in thresholds.items():
+                value = _value(figure, metric, pass_hat)
+                if value is None or value < threshold - 1e-12:
+                    misses.append(GateMiss(agent, metric, value, threshold, customer))
     return misses
 
 

@@ -62,10 +62,32 @@ FREE_TO_CHANGE = frozenset(
         "ray",
     }
 )
-ADDED_LATER: dict[str, Any] = {"customer_seed": 0, "replay_customer": None}
+ADDED_LATER: dict[str, Any] = {"customer_seed": None, "replay_customer": None}
 """Config keys newer than some stored runs, with the value such a run is resumed under
-when the key is absent from its run.json: no replay, and the default seed setting (each
-record keeps the seed its Customer was sent, null in the units run before seeds)."""
+when the key is absent from its run.json and the resume does not set it: as it ran, no
+replay and no seed (``as_it_ran``; a seed setting given on resume is a change)."""
+
+
+def as_it_ran(config: RunConfig, stored: Mapping[str, Any]) -> RunConfig:
+    """``config`` (a resume's) with each ``ADDED_LATER`` key the stored run's ``config``
+    lacks, and the resume did not set, at its ``ADDED_LATER`` value: the run goes on as
+    it ran (a run from before seeds sends none, not the default setting's); and the
+    stored order of its Customers when the resume names the same ones in another."""
+    update = {
+        key: value
+        for key, value in ADDED_LATER.items()
+        if key not in stored and key not in config.model_fields_set
+    }
+    # The same Customers in another order name the same units (a unit id carries its
+    # Customer, never a position): the run keeps its own order, which the report's
+    # Customers, its A/B pairs and ``statement_judge: auto`` (the first model) follow.
+    ran = stored.get("customer")
+    ran = [ran] if isinstance(ran, str) else ran
+    if isinstance(ran, list) and ran != config.customer and sorted(ran) == sorted(config.customer):
+        update["customer"] = [str(c) for c in ran]
+    return config.model_copy(update=update) if update else config
+
+
 _URLS = Scrubber()
 # Fields of a model config that do not change what a conversation is.
 _MODEL_FREE = {"rate_limit", "timeout_s", "api_key_env", "name"}
@@ -93,12 +115,14 @@ def model_fingerprints(models: Mapping[str, ModelConfig]) -> dict[str, Any]:
     }
 
 
+def persona_sha256(persona: Persona) -> str:
+    """The hash run.json records of a persona (``personas``): of its content as JSON."""
+    return hashlib.sha256(orjson.dumps(persona.model_dump(mode="json"))).hexdigest()
+
+
 def persona_hashes(scenarios: Sequence[Scenario], personas: Mapping[str, Persona]) -> dict:
     used = sorted({s.persona for s in scenarios if s.persona in personas})
-    return {
-        pid: hashlib.sha256(orjson.dumps(personas[pid].model_dump(mode="json"))).hexdigest()
-        for pid in used
-    }
+    return {pid: persona_sha256(personas[pid]) for pid in used}
 
 
 def fingerprint(

@@ -22,6 +22,7 @@ from supportsim.batch._config import (
 )
 from supportsim.batch._context import build_context
 from supportsim.batch._launch import check_ray_installed
+from supportsim.batch._manifest import as_it_ran, manifest_to_resume
 from supportsim.batch._session import (
     Session,
     default_run_id,
@@ -65,7 +66,19 @@ def resolve_config(request: RunRequest) -> RunConfig:
         base = stored_config(out, request.run_id or "")
     else:
         base = RunConfig()
-    return with_overrides(base, request.overrides)
+    config = with_overrides(base, request.overrides)
+    if request.resume:
+        config = as_it_ran(config, _stored_keys(config.out, request.run_id or ""))
+    return config
+
+
+def _stored_keys(out: str, run_id: str) -> dict[str, Any]:
+    """The stored run's config, empty when it cannot be read (``prepare`` refuses it then,
+    naming the file)."""
+    try:
+        return dict(manifest_to_resume(Path(out) / run_id)["config"])
+    except InputError:
+        return {}
 
 
 @dataclass(slots=True)
@@ -82,7 +95,9 @@ def effective_config(config: RunConfig, workspace: Workspace) -> RunConfig:
     """The config as the run stores it: the workspace's scenarios, personas and domains
     where the config leaves them unset, domain folders made absolute, so ``--resume``,
     ``rescore`` and ``judge`` rebuild exactly the inputs this run used. The statement
-    judge is stored as chosen (``auto`` resolved), so a resumed session is judged alike."""
+    judge is stored as chosen (``auto`` resolved), so a resumed session is judged alike.
+    ``--replay-customer`` is made absolute too (a missing one stays as typed: the error
+    names it as given)."""
     update: dict[str, Any] = {"statement_judge": chosen_statement_judge(config)}
     scenarios = config.scenarios
     if "scenarios" not in config.model_fields_set:
@@ -95,6 +110,8 @@ def effective_config(config: RunConfig, workspace: Workspace) -> RunConfig:
     update["categories"] = list(dict.fromkeys([*workspace.extra_categories, *config.categories]))
     update["scenarios"] = [_absolute(p) for p in scenarios]
     update["personas"] = _absolute(personas)
+    if config.replay_customer:  # workers and a resume from elsewhere read the same run
+        update["replay_customer"] = _absolute(config.replay_customer)
     own = [resolve_domain_spec(s, Path.cwd()) for s in config.domains]
     update["domains"] = list(dict.fromkeys([*workspace.domains, *own]))
     return config.model_copy(update=update)

@@ -211,7 +211,12 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         )
         # Only a model Customer is replayed: a scripted one calls no model to spare.
         key = (scenario.id, unit.agent, playing.label, unit.trial)
-        stored = ctx.replay.replies(key, rules) if ctx.replay and playing.model else None
+        persona = ctx.personas.get(scenario.persona)
+        stored = (
+            ctx.replay.replies(key, rules, scenario, persona)
+            if ctx.replay and playing.model
+            else None
+        )
         if stored is not None:
             customer = replay = ReplayCustomer(customer, stored)
         env = Environment(domain, scenario)

@@ -94,6 +94,21 @@ def _pass_hat_k(
     return values, used
 
 
+def trial_counts(scored: Sequence[UnitFacts]) -> list[tuple[int, int]]:
+    """(trials, strict passes) per (scenario, Customer) of scored facts: pass^k's trials
+    are trials of one scenario under one Customer (a run of several Customers plays each
+    scenario's trials under each; pooling them would mix two Customers' draws)."""
+    by: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for r in scored:
+        by[r.scenario_id, r.customer].append(bool(r.strict))
+    return [(len(v), sum(v)) for v in by.values()]
+
+
+def pass_hat_k_of(scored: Sequence[UnitFacts], trials: int) -> dict[str, float | None]:
+    """pass^k, k = 1..trials, of scored facts (``trial_counts``, ``_pass_hat_k``)."""
+    return _pass_hat_k(trial_counts(scored), trials)[0]
+
+
 def _rate(records: Sequence[UnitFacts]) -> Rate:
     """n, strict passes, strict rate with its Wilson 95% interval, partial mean and gap."""
     n, passed = len(records), sum(bool(r.strict) for r in records)
@@ -121,10 +136,7 @@ def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int
     records = unit_facts(records)
     scored = [r for r in records if r.status == "completed"]
     n = len(scored)
-    by_scenario: dict[str, list[bool]] = defaultdict(list)
-    for r in scored:
-        by_scenario[r.scenario_id].append(bool(r.strict))
-    counts = [(len(v), sum(v)) for v in by_scenario.values()]
+    counts = trial_counts(scored)
     replies = [m for r in scored for m in r.replies]
     response = [m.response_ms for m in replies]
     called = [r for r in scored if r.agent_calls]  # records without Agent calls add nothing
@@ -141,7 +153,7 @@ def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int
     row = AgentRow(
         **_rate(scored).model_dump(),
         units=len(records),
-        scenarios=len(by_scenario),
+        scenarios=len({r.scenario_id for r in scored}),
         pass_hat_k=pass_hat,
         pass_hat_k_scenarios=pass_hat_scenarios,
         response_ms=_percentiles(response),
@@ -286,7 +298,9 @@ def summarise(
             passing on no data.
         customers: the plan's Customers (default: the manifest's plan, if any); with two
             or more, the ``customers`` section (``_customers.py``). The per-agent rows pool
-            every Customer's units (each a trial of its scenario).
+            every Customer's units for strict and partial; their pass^k is over (scenario,
+            Customer) pairs (the trials of one scenario under one Customer), and each
+            Customer's own pass^k is in the section (the gates read those).
     """
     facts = Facts()
     by_unit: dict[str, UnitFacts] = {}
@@ -321,7 +335,11 @@ def summarise(
         summary.statement_judge = judged
     if customers is None and plan is not None and plan.several_customers:
         customers = plan.customers
-    if (section := customers_section(latest, _rate, customers, agents)) is not None:
+    if (
+        section := customers_section(
+            latest, _rate, lambda rs: pass_hat_k_of(rs, trials), customers, agents
+        )
+    ) is not None:
         summary.customers = section
     return summary
 

@@ -309,7 +309,7 @@ def compare_command(
         b = under_customer(load_run(run_b), "B", customer)
         default = Path(f"compare-{_slug(a.run_id)}-vs-{_slug(b.run_id)}.html")
         html_out = _html_target(html, html_path, default)
-        comparison = compare_runs(a, b, parse_pairs(pairs))
+        comparison = compare_runs(a, b, parse_pairs(pairs), customer=customer)
         if metrics and not comparison["setup"]["comparable"] and not allow_different:
             raise InputError(_refusal(comparison))
     except InputError as exc:

@@ -214,11 +214,17 @@ def agent_pairs(
 
 
 def compare_runs(
-    a: RunData, b: RunData, explicit: Sequence[tuple[str, str]] = ()
+    a: RunData,
+    b: RunData,
+    explicit: Sequence[tuple[str, str]] = (),
+    *,
+    customer: str | None = None,
 ) -> dict[str, Any]:
     """The comparison document the terminal, JSON and HTML views render: the runs (with
     whether each client was saturated), every setup difference (``_setup``), the settings
-    and one row per compared agent pair."""
+    and one row per compared agent pair. ``customer``: the Customer the runs are compared
+    under (``compare --customer``; ``_setup.under_customer`` restricted them), kept as the
+    document's ``customer`` (null when none was named) and said in every view's header."""
     chosen = agent_pairs(a, b, explicit)
     used_a, used_b = {x for x, _ in chosen}, {y for _, y in chosen}
     agents_a, agents_b = a.agents, b.agents
@@ -227,6 +233,7 @@ def compare_runs(
     return {
         "a": _run_entry(a),
         "b": _run_entry(b),
+        "customer": customer,
         "setup": {
             "comparable": not any(d.blocking for d in differences),
             "differences": [d.as_dict() for d in differences],

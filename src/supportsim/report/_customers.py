@@ -6,14 +6,19 @@ section (``Summary.customers``) gives them, each Agent's spread (highest minus l
 the Customers), and for every pair of Customers how well the Agents' two rankings agree:
 
 * the ranking orders the Agents by strict rate, then partial mean (``ranked_by``): two
-  Agents are tied only when both are equal;
+  Agents are tied only when both are equal, compared exactly: the strict rate as the
+  fraction passes / n, the partial mean as the fraction (sum of partials, rounded to
+  1e-9) / n, so two means that differ only by float rounding (0.20000000000000004 and
+  0.19999999999999998, both 20.0%) are tied, never a swap;
 * agreement is Kendall's tau-b (``kendall_tau_b``), the variant that accounts for ties:
   ``(concordant - discordant) / sqrt((pairs - tied_a) * (pairs - tied_b))``; it is
   undefined (null) when fewer than two Agents are ranked under both, or every Agent is
   tied under one Customer;
 * a swap is a pair of Agents ranked in opposite orders (discordant); a pair tied under one
   Customer only lowers tau without being a swap. The ranking is ``stable`` when no pair
-  of Agents swaps under any pair of Customers.
+  of Agents swaps under any pair of Customers, and at least one pair of Customers ranked
+  two Agents or more; when none did (a single Agent, or every unit of all but one
+  Customer unscored), nothing was compared and ``stable`` is null: "not determined".
 
 Only Agents with a scored unit under both Customers of a pair are ranked for that pair.
 """
@@ -23,16 +28,17 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from itertools import combinations
 
 from supportsim.report._facts import UnitFacts
 from supportsim.store import AgentUnderCustomers, CustomersSection, RankAgreement, Rate
 
-Score = tuple[float, float]
-"""(strict rate, partial mean): what the rankings order by."""
+Score = tuple[Fraction | float, Fraction | float]
+"""(strict rate, partial mean): what the rankings order by (``_scores``: exact fractions)."""
 
 
-def _sign(x: float) -> int:
+def _sign(x: Fraction | float) -> int:
     return (x > 0) - (x < 0)
 
 
@@ -79,11 +85,13 @@ def _spread(values: Sequence[float | None]) -> float | None:
 def customers_section(
     records: Sequence[UnitFacts],
     rate: Callable[[Sequence[UnitFacts]], Rate],
+    pass_hat: Callable[[Sequence[UnitFacts]], dict[str, float | None]],
     customers: Sequence[str] | None = None,
     agents: Sequence[str] | None = None,
 ) -> CustomersSection | None:
     """The section of a run of several Customers (None with one). ``rate`` turns a list
-    of scored facts into a ``Rate`` (the aggregates' own ``_rate``); ``customers`` and
+    of scored facts into a ``Rate`` (the aggregates' own ``_rate``), ``pass_hat`` into
+    pass^k by k (``pass_hat_k_of``); ``customers`` and
     ``agents``: the plan's, in order (default: as the records name them)."""
     named = list(customers or sorted({r.customer for r in records}))
     if len(named) < 2:
@@ -99,6 +107,7 @@ def customers_section(
             by_customer=by,
             strict_spread=_spread([by[c].strict_rate for c in named]),
             partial_spread=_spread([by[c].partial_mean for c in named]),
+            pass_hat_k={c: pass_hat(scored[agent][c]) for c in named},
         )
     ranked = {c: _scores(rows, c) for c in named}
     agreement = [
@@ -115,14 +124,17 @@ def customers_section(
         customers=named,
         agents=rows,
         agreement=agreement,
-        stable=not any(a.swaps for a in agreement),
+        stable=(
+            not any(a.swaps for a in agreement) if any(a.agents >= 2 for a in agreement) else None
+        ),
     )
 
 
 def _scores(rows: Mapping[str, AgentUnderCustomers], customer: str) -> dict[str, Score]:
-    out = {}
+    out: dict[str, Score] = {}
     for agent, row in rows.items():
         r: Rate = row.by_customer[customer]
         if r.n and r.strict_rate is not None and r.partial_mean is not None:
-            out[agent] = (r.strict_rate, r.partial_mean)
+            partial_sum = Fraction(round(r.partial_mean * r.n, 9)).limit_denominator(10**9)
+            out[agent] = (Fraction(r.strict_passes, r.n), partial_sum / r.n)
     return out

@@ -118,8 +118,20 @@ def agreement_lines(section: CustomersSection) -> list[str]:
             f"Kendall tau-b {tau} over {a.agents} agents"
             + (f"; swaps: {swapped}" if a.swaps else "; no swaps")
         )
-    lines.append(
-        f"ranking by {section.ranked_by}: "
-        + ("stable under every Customer" if section.stable else "NOT stable: Agents swap")
-    )
+    if section.stable is None:
+        lines.append(
+            "rank agreement: not determined (fewer than two Agents ranked under two Customers)"
+        )
+    else:
+        lines.append(
+            f"ranking by {section.ranked_by}: "
+            + ("stable under every Customer" if section.stable else "NOT stable: Agents swap")
+        )
     return lines
+
+
+def trials_phrase(summary: Summary) -> str:
+    """``2 trial(s) per scenario``, ``under each of 3 Customers`` in a run of several."""
+    several = summary.customers
+    under = f" under each of {len(several.customers)} Customers" if several is not None else ""
+    return f"{summary.trials} trial(s) per scenario{under}"

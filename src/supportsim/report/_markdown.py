@@ -25,6 +25,7 @@ from supportsim.report._format import (
     pct,
     scores_cell,
     spread,
+    trials_phrase,
     usd,
 )
 from supportsim.store import CustomersSection, RunSection, Summary
@@ -95,7 +96,7 @@ def render_markdown(summary: Summary, *, run_id: str, gate_lines: list[str] | No
     planned = run.units_planned
     units = summary.units
     facts.append(f"{units} of {planned} units finished" if planned else f"{units} units")
-    facts.append(f"{len(agents)} agent(s), {summary.trials} trial(s) per scenario")
+    facts.append(f"{len(agents)} agent(s), {trials_phrase(summary)}")
     out += [", ".join(facts), ""]
     if gate_lines:
         out += ["### Gates", "", *(f"- {md(line)}" for line in gate_lines), ""]

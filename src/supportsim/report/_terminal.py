@@ -31,6 +31,7 @@ from supportsim.report._format import (
     scores_cell,
     spread,
     tool_time_note,
+    trials_phrase,
     usd,
 )
 from supportsim.report._setup import SetupDifference
@@ -63,7 +64,7 @@ def _header(summary: Summary) -> Text:
     planned = run.units_planned
     done = summary.units
     parts.append(f"{done} of {planned} units finished" if planned else f"{done} units")
-    parts.append(f"{summary.trials} trial(s) per scenario")
+    parts.append(trials_phrase(summary))
     if rescored := summary.rescored:
         parts.append(f"verdicts rescored at {rescored.at} ({rescored.units} units)")
     return Text(" · ".join(parts), style="bold")
@@ -459,7 +460,8 @@ def render_comparison(comparison: Mapping[str, Any], console: Console) -> None:
     p = printable
     console.print(
         Text(
-            f"A = {p(a['run_id'])} ({p(a['run_dir'])}) · B = {p(b['run_id'])} ({p(b['run_dir'])})",
+            f"A = {p(a['run_id'])} ({p(a['run_dir'])}) · B = {p(b['run_id'])} ({p(b['run_dir'])})"
+            + (f" · under Customer {p(under)}" if (under := comparison.get("customer")) else ""),
             "bold",
         )
     )

@@ -77,9 +77,15 @@ from supportsim.store._schema_judges import (
 )
 from supportsim.store._schema_run import SCHEMA_VERSION as DOCUMENT_SCHEMA_VERSION
 from supportsim.store._schema_run import (
+    CallCounts,
+    Limits,
+    RunManifest,
+    SessionEntry,
+    WorkersInfo,
+)
+from supportsim.store._schema_summary import (
     AgentRow,
     AgentUnderCustomers,
-    CallCounts,
     CustomersSection,
     Distribution,
     FailingCheck,
@@ -87,24 +93,20 @@ from supportsim.store._schema_run import (
     JudgeAgreementRow,
     JudgeDisagreement,
     KindCounts,
-    Limits,
     LoopLagStats,
     Percentiles,
     RankAgreement,
     Rate,
     ReasonCount,
     RescoredInfo,
-    RunManifest,
     RunSection,
     ScenarioAgentCell,
     ScenarioRow,
-    SessionEntry,
     StatementJudgeSection,
     Summary,
     Tau2Figures,
     Tokens,
     TrialCell,
-    WorkersInfo,
 )
 from supportsim.store._schemas import (
     DOCUMENTS,

@@ -24,7 +24,8 @@ from supportsim.store._judgments import JudgmentRecord
 from supportsim.store._records import ConversationRecord
 from supportsim.store._rescored import RescoredRecord
 from supportsim.store._schema_judges import Agreement, HumanLabelsDoc, JudgesManifest
-from supportsim.store._schema_run import RunManifest, Summary
+from supportsim.store._schema_run import RunManifest
+from supportsim.store._schema_summary import Summary
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -155,3 +156,27 @@ async def test_a_run_with_a_damaged_run_json_is_listed_with_why(
     assert response.status == 422
     assert f"{run / 'run.json'}: cannot read the run manifest" in await response.text()
     assert (await client.get("/runs/v1")).status == 200  # the other runs are unaffected
+
+
+async def test_runs_of_several_customers_are_compared_under_one_or_refused(
+    client: TestClient, runs: Path
+) -> None:
+    """As `supportsim compare`: never pooled across Customers without saying so."""
+    for name in ("v1", "v2"):
+        doc = json.loads((runs / name / "run.json").read_text(encoding="utf-8"))
+        doc["config"]["customer"] = ["scripted", "openai:cust"]
+        (runs / name / "run.json").write_text(json.dumps(doc), encoding="utf-8")
+        (runs / name / "conversations.jsonl").write_text("", encoding="utf-8")
+        append(
+            runs / name,
+            *(
+                unit("s1", "a", 1, unit_id=f"s1|a|1|{c}", customer=c, strict=c == "scripted")
+                for c in ("scripted", "openai:cust")
+            ),
+        )
+    refused = await client.get("/compare?run=v1&run=v2")
+    assert refused.status == 400
+    assert "played several Customers" in await refused.text()
+    under = await client.get("/compare?run=v1&run=v2&customer=openai:cust")
+    assert under.status == 200
+    assert "under Customer openai:cust" in await under.text()

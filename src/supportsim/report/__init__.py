@@ -21,6 +21,7 @@ from supportsim.report._junit import render_junit
 from supportsim.report._load import NotARunError, RunData, assemble_run, load_run, read_manifest
 from supportsim.report._markdown import render_markdown
 from supportsim.report._pairs import pair_up
+from supportsim.report._setup import under_customer
 from supportsim.report._stats import (
     cluster_bootstrap,
     mcnemar_exact,
@@ -72,4 +73,5 @@ __all__ = [
     "summarise_run",
     "trend",
     "trend_command",
+    "under_customer",
 ]

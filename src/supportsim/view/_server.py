@@ -15,7 +15,8 @@ Routes::
     GET /runs/{run}                a run: summary, pass^k per scenario, unit table
     GET /runs/{run}/units/{unit}   a conversation
     GET /compare?run=A&run=B       the report's comparison of two runs (the later against
-                                   the earlier, by start time)
+                                   the earlier, by start time); &customer=SPEC: under
+                                   that Customer (required for a run of several)
     GET /trend?run=A&run=B...      the report's trend over the chosen runs
     GET /api/state[?run=NAME]      {"version": ...}: changes when the run(s) change
     GET /static/{file}             view.css, view.js, report.css, report.js
@@ -39,6 +40,7 @@ from supportsim.report import (
     render_trend_html,
     report_css,
     trend,
+    under_customer,
 )
 from supportsim.view._pages import render_conversation, render_index, render_problem, render_run
 from supportsim.view._reader import RunsFolder, Snapshot
@@ -162,7 +164,15 @@ async def _compare(request: web.Request) -> web.Response:
     if problem is not None:
         return _problem("Compare two runs", problem, 400)
     a, b = order_runs([s.run for s in snaps if s.run is not None])  # A: the earlier
-    return _page(render_comparison(compare_runs(a, b), back_href="/"), own_csp=False)
+    # As `supportsim compare`: a run of several Customers is compared under one
+    # (?customer=SPEC) or refused, never pooled across Customers silently.
+    customer = request.query.get("customer") or None
+    try:
+        a, b = under_customer(a, "A", customer), under_customer(b, "B", customer)
+    except InputError as exc:
+        return _problem("Compare two runs", str(exc), 400)
+    compared = compare_runs(a, b, customer=customer)
+    return _page(render_comparison(compared, back_href="/"), own_csp=False)
 
 
 async def _trend(request: web.Request) -> web.Response:

@@ -52,6 +52,7 @@ from supportsim.scoring import (
     score,
     statement_questions,
 )
+from supportsim.scoring.review import CustomerReview, review_customer
 from supportsim.store import ConversationRecord, build_record
 
 if TYPE_CHECKING:
@@ -180,6 +181,7 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     scenario = ctx.scenarios[unit.scenario_id]
     transcript = Transcript()
     result = None
+    review: CustomerReview | None = None
     try:
         domain = ctx.domains[scenario.domain]
         spec = ctx.agents[unit.agent]
@@ -227,18 +229,27 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         transcript.error = traceback.format_exc()
     if ctx.lag is not None:
         stamp_loop_lag([*transcript.messages, *transcript.llm_calls], ctx.lag)
+    transcript = sanitised(transcript)
+    if transcript.messages and transcript.status != "harness_error":
+        try:  # what the Customer said is reviewed whatever the status (it is shown)
+            persona = ctx.personas[scenario.persona]
+            review = review_customer(scenario, persona, ctx.domains[scenario.domain], transcript)
+        except Exception:  # a bug of ours: the unit is a harness error, never scored
+            transcript.status, result = "harness_error", None
+            transcript.error = traceback.format_exc()
     return build_record(
         unit_id=unit.unit_id,
         scenario=scenario,
         agent=unit.agent,
         customer=ctx.customer.label,
         trial=unit.trial,
-        transcript=sanitised(transcript),
+        transcript=transcript,
         score=result,
         started_at=started_at,
         ended_at=_now(),
         duration_s=ctx.clock() - t0,
         statement_judge=ctx.statement_judge.name if ctx.statement_judge else None,
+        review=review,
     )
 
 

@@ -32,8 +32,9 @@ from supportsim.rescore._judge import (
     stored_verdicts,
     verdicts_for,
 )
-from supportsim.scenario import Scenario
+from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import AssertionVerdict, Score, reference_state, score
+from supportsim.scoring.review import review_customer
 from supportsim.store import (
     CONVERSATIONS,
     CheckRecord,
@@ -43,6 +44,8 @@ from supportsim.store import (
     RescoredRecord,
     RunLock,
     check_record,
+    customer_review_record,
+    is_hindered,
     iter_records,
     read_plan,
     read_rescored,
@@ -306,6 +309,7 @@ async def rescore_run(
     now: datetime | None = None,
     judge: JudgeChoice = RUN_JUDGE,
     judge_models: Mapping[str, Any] | None = None,
+    personas: Mapping[str, Persona] | None = None,
 ) -> RescoreResult:
     """Score every completed unit of ``run_dir`` again and write ``RUN_DIR/rescored.jsonl``.
 
@@ -319,6 +323,9 @@ async def rescore_run(
             rest asked), or None (rules only). See ``rescore._judge``.
         judge_models: With a ``StatementJudge``: its model's run.json fingerprint by
             name, recorded in run.json with it.
+        personas: Personas by id: the customer review is made again for each rescored
+            unit whose scenario's persona is here (else the stored review is kept, and
+            ``customer_hindered`` decided again from it and the new strict).
 
     The file is written whole to a temporary file and renamed, so a crash leaves the
     previous rescored.jsonl as it was. The run is locked while it is read and written. A
@@ -391,6 +398,12 @@ async def rescore_run(
                 verdicts=verdicts if verdicts or not record.unscored else None,
                 statements=statements,
             )
+            persona = (personas or {}).get(scenario.persona)
+            review = (
+                customer_review_record(review_customer(scenario, persona, domain, transcript))
+                if persona is not None
+                else record.customer_review
+            )
             line = _line(
                 record,
                 "rescored",
@@ -398,6 +411,11 @@ async def rescore_run(
                 sha256=scenario.sha256,
                 new=new,
                 judge=tally.judge if statements is not None else None,
+            ).model_copy(
+                update={
+                    "customer_review": review,
+                    "customer_hindered": is_hindered("completed", new.strict, review),
+                }
             )
             lines.append(line)
             if (change := _change(line, record)) is not None:
@@ -425,3 +443,4 @@ def _tau2_initial(scenario: Scenario) -> dict[str, Any] | None:
     from supportsim.tau2 import tau2_initial
 
     return tau2_initial(scenario)
+

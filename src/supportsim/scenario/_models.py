@@ -92,6 +92,15 @@ class Persona(_Schema):
     changes_mind."""
     style: str = ""
     """A short free-text description of the voice, for the simulator prompt."""
+    cooperation: Literal["cooperative", "neutral", "reluctant"] = "neutral"
+    """How readily the Customer answers the Agent's questions and follows its steps
+    (measured: facts volunteered before being asked, ``docs/guide/customer-review.md``)."""
+    honesty: Literal["honest", "wrong_detail_first", "changes_story"] = "honest"
+    """Whether the Customer gives a wrong detail first, or changes its story once (measured:
+    contradictions of its known facts; a value it invents is then its part, not an error)."""
+    slips: Literal["none", "typos", "partial_answers"] = "none"
+    """The mistakes the Customer makes in writing: typos, or answers that give only part of
+    what was asked (measured: typo rate)."""
 
 
 # --- the customer's hidden goal -----------------------------------------------------------
@@ -110,6 +119,10 @@ class CustomerGoal(_Schema):
     """What resolution the Customer is satisfied with."""
     gives_up_when: str = ""
     """When the Customer stops trying (besides their persona's patience)."""
+    refuses: list[str] = []
+    """Outcomes the Customer turns down, as words the Agent would use ("store credit" when
+    the goal insists on a refund): a Customer that accepts one drifted from its goal (the
+    customer review's ``goal_drift``)."""
     opening: str | None = None
     """The first customer message, verbatim; otherwise the simulator writes one."""
     script: list[str] = []

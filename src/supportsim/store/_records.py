@@ -21,6 +21,7 @@ from supportsim.environment import CallRecord
 from supportsim.llm import WireTiming
 from supportsim.scenario import FaultKind, Scenario
 from supportsim.scoring import Check, CheckKind, Judged, Quote, Score
+from supportsim.scoring.review import CustomerReview, FindingKind, hindered
 
 SCHEMA_VERSION = 2
 """Version 2: an unscored unit (any status but completed) has ``strict`` and ``partial``
@@ -185,6 +186,63 @@ class LLMCallRecord(_Record):
     the worst sample overlapping it); null when no monitor ran, and in older records."""
 
 
+class CustomerFindingRecord(_Record):
+    """One error of the simulated Customer (``scoring.review.Finding``)."""
+
+    kind: FindingKind
+    message_index: int
+    """Index into ``messages`` of the message the finding is about."""
+    detail: str
+    critical: bool
+    """The error removed the Agent's chance to succeed."""
+    source: Literal["rule", "judge"] = "rule"
+
+
+class CustomerMeasuresRecord(_Record):
+    """How the Customer behaved, measured over its messages (``scoring.review.CustomerMeasures``)."""
+
+    messages: int = 0
+    words_per_message: float = 0.0
+    facts_given: int = 0
+    facts_volunteered: int = 0
+    """Known facts stated before the Agent asked for them."""
+    turns_before_giving_up: int | None = None
+    """Customer messages before it gave up; null when it did not."""
+    typo_rate: float = 0.0
+    contradictions: int = 0
+    """Values stated that are neither known nor said by the Agent."""
+
+
+class CustomerReviewRecord(_Record):
+    """The customer review of the unit (``docs/guide/customer-review.md``)."""
+
+    persona: str = ""
+    """The persona the Customer played (the scenario's)."""
+    findings: list[CustomerFindingRecord] = []
+    measures: CustomerMeasuresRecord = CustomerMeasuresRecord()
+
+
+def customer_review_record(review: CustomerReview | None) -> CustomerReviewRecord | None:
+    """A review as stored (None stays None: no review was made)."""
+    if review is None:
+        return None
+    return CustomerReviewRecord.model_validate(
+        {
+            "persona": review.persona,
+            "findings": [asdict(f) for f in review.findings],
+            "measures": asdict(review.measures),
+        }
+    )
+
+
+def is_hindered(status: str, strict: bool | None, review: CustomerReviewRecord | None) -> bool:
+    """``customer_hindered`` for a unit of ``status`` and ``strict`` with the stored
+    ``review`` (``scoring.review.hindered``; no review: never)."""
+    return review is not None and hindered(
+        completed=status == "completed", strict=strict, findings=review.findings
+    )
+
+
 class ConversationRecord(_Record):
     """One finished unit. ``strict``/``partial`` are set for status completed and null for
     every other status (an unscored unit has no score: see ``SCHEMA_VERSION``)."""
@@ -233,6 +291,13 @@ class ConversationRecord(_Record):
     agent_cost_usd: float | None = None
     customer_cost_usd: float | None = None
     simulator_faults: list[str] = []
+    customer_review: CustomerReviewRecord | None = None
+    """What the simulated Customer did wrong and how it behaved; null in records written
+    before the review (and when a harness error left no transcript to review)."""
+    customer_hindered: bool = False
+    """A strict failure the Customer caused: the unit completed, failed strict, and the
+    review found a critical Customer error by rule. Scored, and reported apart from the
+    Agent's failures (never dropped)."""
     error: str | None = None
     started_at: str
     ended_at: str
@@ -321,9 +386,11 @@ def build_record(
     ended_at: str,
     duration_s: float,
     statement_judge: str | None = None,
+    review: CustomerReview | None = None,
 ) -> ConversationRecord:
     """The record of one unit; ``score`` is None when the conversation did not complete.
-    ``statement_judge``: the judge's name (None: rules only)."""
+    ``statement_judge``: the judge's name (None: rules only); ``review``: the customer
+    review (None: none made)."""
     compact = None
     if transcript.final_state and scenario.tau2 is not None:
         # tau2's final state is stored as its hash and changes (``supportsim.tau2._state``);
@@ -383,6 +450,10 @@ def build_record(
             "agent_cost_usd": _sum_cost(agent_calls),
             "customer_cost_usd": _sum_cost(customer_calls),
             "simulator_faults": list(transcript.simulator_faults),
+            "customer_review": customer_review_record(review),
+            "customer_hindered": is_hindered(
+                transcript.status, bool(score and score.strict), customer_review_record(review)
+            ),
             "error": transcript.error,
             "started_at": started_at,
             "ended_at": ended_at,

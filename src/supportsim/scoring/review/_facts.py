@@ -1,0 +1,199 @@
+"""Facts in Customer messages: invented ones, and the known ones it gives (for the
+over-sharing finding and the persona measures).
+
+A Customer may state a value (an id, an amount, a date) only when it is one of its known
+facts, is in the scenario's own text of the goal (its reason, opening and script lines,
+what it accepts) or context, or the Agent said it earlier. Values are read with the
+scorer's typed-fact readers (``scoring.text.facts``), so "W1234567", "#W1234567" and
+"order W1234567" are one id, and 35, "$35" and "35.00 USD" one amount.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from supportsim.conversation import Message
+from supportsim.scenario import Scenario
+from supportsim.scoring.review._findings import Finding
+from supportsim.scoring.review._markers import folded, mentions
+from supportsim.scoring.text.facts._read import TOLERANCE, StatedValue, stated_values
+
+_KINDS = ("id", "money", "date")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_ALNUM = re.compile(r"[^a-z0-9]")
+_WORDY_PREFIX = re.compile(r"^[a-z]{3,}-(?=.*\d)")
+
+
+def _alnum(text: str) -> str:
+    return _ALNUM.sub("", folded(text))
+
+
+def values_in(text: str, lang: str) -> list[StatedValue]:
+    """The ids, amounts and dates ``text`` states; an id read over a date or an amount
+    ("on 2026-03-02") is the date, not an id."""
+    found = [v for kind in _KINDS for v in stated_values(kind, text, lang)]  # type: ignore[arg-type]
+    typed = [v.span for v in found if v.kind != "id"]
+    return [
+        v
+        for v in found
+        if v.kind != "id" or not any(s.start < v.span.end and v.span.start < s.end for s in typed)
+    ]
+
+
+@dataclass(slots=True)
+class Known:
+    """What the Customer may state: the alphanumeric text of everything known (ids are
+    looked up in it), the numbers in it (amounts) and the dates read from it."""
+
+    blob: str = ""
+    numbers: tuple[float, ...] = ()
+    dates: tuple[str, ...] = ()
+
+    def add(self, text: str, lang: str) -> None:
+        self.blob += "|" + _alnum(text)
+        self.numbers += tuple(float(n.replace(",", ".")) for n in _NUMBER.findall(text))
+        self.dates += tuple(str(v.value) for v in stated_values("date", text, lang))
+
+    def has(self, value: StatedValue) -> bool:
+        if value.kind == "id":
+            raw = str(value.value)
+            core = _WORDY_PREFIX.sub("", raw)  # "order-50387": the id is 50387
+            return _alnum(raw) in self.blob or _alnum(core) in self.blob
+        if value.kind == "money":
+            return any(abs(float(value.value) - n) <= TOLERANCE for n in self.numbers)  # type: ignore[arg-type]
+        return any(_same_date(str(value.value), d) for d in self.dates)
+
+
+def _same_date(a: str, b: str) -> bool:
+    """"2026-03-19" and "03-19" are the same day (a date said without its year)."""
+    return a == b or a[-5:] == b[-5:] and (len(a) == 5 or len(b) == 5)
+
+
+def authored(scenario: Scenario) -> list[str]:
+    """The scenario's own text of the Customer's side: what the author wrote for it."""
+    goal = scenario.customer
+    return [
+        *(f"{k} {v}" for k, v in goal.known_facts.items()),
+        goal.reason,
+        goal.opening or "",
+        *goal.script,
+        goal.will_accept,
+        goal.gives_up_when,
+        *scenario.context.values(),
+    ]
+
+
+def invented_facts(
+    scenario: Scenario, messages: Sequence[Message], *, lenient: bool
+) -> list[Finding]:
+    """The first statement of each value the Customer could not know. An id is critical
+    (the Agent looks up the wrong record, or none); a date when a known fact is a date (a
+    wrong date of birth fails verification); an amount never. ``lenient``: the persona
+    is told to give a wrong detail first or change its story (``wrong_info_first``,
+    ``changes_mind``): reported, never critical."""
+    lang = scenario.language
+    known = Known()
+    for text in authored(scenario):
+        known.add(text, lang)
+    dated = any(stated_values("date", str(v), lang) for v in scenario.customer.known_facts.values())
+    out: list[Finding] = []
+    for i, m in enumerate(messages):
+        if m.role == "agent" and m.content:
+            known.add(m.content, lang)
+        if m.role != "customer" or not m.content:
+            continue
+        for value in values_in(m.content, lang):
+            if known.has(value):
+                continue
+            said = m.content[value.span.start : value.span.end]
+            critical = not lenient and (value.kind == "id" or (value.kind == "date" and dated))
+            out.append(
+                Finding(
+                    "invented_fact",
+                    i,
+                    f"the customer states {value.kind} {said!r}, which is neither in its "
+                    "known facts nor said by the agent",
+                    critical,
+                )
+            )
+            known.add(said, lang)  # reported once
+        known.add(m.content, lang)  # its own words are known from now on
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A known fact the Customer stated: where, and whether the Agent had asked."""
+
+    fact: str
+    message_index: int
+    asked: bool
+
+
+def _fact_forms(value: object, lang: str) -> tuple[list[StatedValue], str | None]:
+    text = str(value)
+    typed = values_in(text, lang)
+    token = text.strip() if " " not in text.strip() and len(text.strip()) >= 4 else None
+    return typed, token
+
+
+def _states(text: str, forms: tuple[list[StatedValue], str | None], lang: str) -> bool:
+    typed, token = forms
+    if token is not None and mentions(text, token):
+        return True
+    if not typed:
+        return False
+    here = Known()
+    here.add(text, lang)
+    here.dates = tuple(str(v.value) for v in stated_values("date", text, lang))
+    return any(here.has(v) for v in typed)
+
+
+def _asked(agent_text: str, fact: str) -> bool:
+    """The Agent's message asks for the fact: a question that names a word of its key
+    ("order_id": "order" or "id")."""
+    if "?" not in agent_text:
+        return False
+    words = [w for w in re.split(r"[_\W]+", fact.lower()) if len(w) >= 2]
+    return any(mentions(agent_text, w) for w in words)
+
+
+def facts_given(scenario: Scenario, messages: Sequence[Message]) -> list[Given]:
+    """Each known fact the Customer stated, the first time, and whether the Agent's last
+    message before it asked for it."""
+    lang = scenario.language
+    out: list[Given] = []
+    for fact, value in scenario.customer.known_facts.items():
+        forms = _fact_forms(value, lang)
+        last_agent = ""
+        for i, m in enumerate(messages):
+            if m.role == "agent" and m.content:
+                last_agent = m.content
+            elif m.role == "customer" and m.content and _states(m.content, forms, lang):
+                out.append(Given(fact, i, _asked(last_agent, fact)))
+                break
+    return out
+
+
+def over_sharing(
+    scenario: Scenario, messages: Sequence[Message], given: Iterable[Given], *, minimal: bool
+) -> list[Finding]:
+    """Known facts a ``volunteers: minimal`` Customer gave before being asked. Lines the
+    scenario's author wrote (its opening and script) are the author's choice, never a
+    finding. Never critical: it makes the Agent's job easier, not impossible."""
+    if not minimal:
+        return []
+    lines = {folded(t).strip() for t in (scenario.customer.opening or "", *scenario.customer.script)}
+    return [
+        Finding(
+            "over_sharing",
+            g.message_index,
+            f"the customer volunteered {g.fact!r} before the agent asked (persona: "
+            "volunteers minimal)",
+            False,
+        )
+        for g in given
+        if not g.asked and folded(messages[g.message_index].content).strip() not in lines
+    ]

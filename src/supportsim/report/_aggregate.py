@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from supportsim.report._customer import attributable, customer_review_section
 from supportsim.report._facts import Facts, UnitFacts, unit_facts
 from supportsim.report._statements import statement_agreement
 from supportsim.report._tau2 import tau2_metrics
@@ -164,6 +165,9 @@ def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int
             for k, c in sorted(kinds.items())
         },
     )
+    if any(r.reviewed for r in scored):  # absent in runs made before the customer review
+        row.customer_hindered = sum(r.customer_hindered for r in scored)
+        row.agent_attributable = attributable(scored, _rate)
     if (tau2 := tau2_metrics(records, trials)) is not None:
         row.tau2 = tau2  # only on an agent that ran tau2 tasks (absent, not null, otherwise)
     return row
@@ -191,16 +195,17 @@ def _scenario_grid(records: Sequence[UnitFacts]) -> dict[str, ScenarioRow]:
         cell = row.agents.setdefault(
             r.agent, ScenarioAgentCell(scored=0, strict_passes=0, trials=[])
         )
-        cell.trials.append(
-            TrialCell(
-                trial=r.trial,
-                unit_id=r.unit_id,
-                status=r.status,
-                termination=r.termination,
-                strict=r.strict,
-                partial=r.partial,
-            )
+        trial = TrialCell(
+            trial=r.trial,
+            unit_id=r.unit_id,
+            status=r.status,
+            termination=r.termination,
+            strict=r.strict,
+            partial=r.partial,
         )
+        if r.customer_hindered:  # set only then: absent from summary.json otherwise
+            trial.customer_hindered = True
+        cell.trials.append(trial)
         if r.status == "completed":
             cell.scored += 1
             cell.strict_passes += bool(r.strict)
@@ -313,6 +318,8 @@ def summarise(
         summary.run = _run_info(manifest, latest)
     if (judged := statement_agreement(latest)) is not None:
         summary.statement_judge = judged
+    if (reviewed := customer_review_section(latest)) is not None:
+        summary.customer_review = reviewed
     return summary
 
 

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from supportsim._printable import printable
 from supportsim._tables import fit, min_width
+from supportsim.report._customer_terminal import attributable_table, customer_tables
 from supportsim.report._format import (
     DASH,
     ci,
@@ -281,6 +282,8 @@ def render_leaderboard(summary: Summary, console: Console) -> None:
     """The per-agent tables (quality, then speed and cost): the end of ``supportsim run``."""
     if summary.agents:
         _leaderboards(summary, console)
+        if (own := attributable_table(summary)) is not None:
+            console.print(fit(own, console))
         _floor(summary, console)
 
 
@@ -313,6 +316,11 @@ def render_summary(summary: Summary, console: Console) -> None:
         for judged in judge_tables(section):
             if judged is not None:
                 console.print(fit(judged, console, drop=[4, 5]))
+    for part in customer_tables(summary):
+        if isinstance(part, str):
+            console.print(part, markup=False, highlight=False)
+        else:
+            console.print(fit(part, console))
 
 
 def _delta(metric: Mapping[str, Any]) -> str:

@@ -443,4 +443,3 @@ def _tau2_initial(scenario: Scenario) -> dict[str, Any] | None:
     from supportsim.tau2 import tau2_initial
 
     return tau2_initial(scenario)
-

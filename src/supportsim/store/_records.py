@@ -199,7 +199,7 @@ class CustomerFindingRecord(_Record):
 
 
 class CustomerMeasuresRecord(_Record):
-    """How the Customer behaved, measured over its messages (``scoring.review.CustomerMeasures``)."""
+    """How the Customer behaved, measured over its messages (``CustomerMeasures``)."""
 
     messages: int = 0
     words_per_message: float = 0.0

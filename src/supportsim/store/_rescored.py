@@ -124,7 +124,8 @@ def apply_rescored(
     records: Sequence[ConversationRecord], lines: Sequence[RescoredRecord]
 ) -> Applied:
     """Put each ``rescored`` line's strict, partial, checks and customer review on the
-    record it was made from (same unit, same started/ended times); other records are returned as they are."""
+    record it was made from (same unit, same started/ended times); other records are
+    returned as they are."""
     by_unit = {line.unit_id: line for line in lines if line.disposition == "rescored"}
     out, units, at = [], 0, None
     for record in records:
@@ -137,7 +138,11 @@ def apply_rescored(
         ):
             out.append(record)
             continue
-        update: dict[str, object] = {"strict": line.strict, "partial": line.partial, "checks": line.checks}
+        update: dict[str, object] = {
+            "strict": line.strict,
+            "partial": line.partial,
+            "checks": line.checks,
+        }
         if line.customer_review is not None:
             update["customer_review"] = line.customer_review
             update["customer_hindered"] = line.customer_hindered

@@ -24,7 +24,9 @@ REFUND = load_scenarios(
 TESTER = PERSONAS["tester"]
 
 
-def variant(scenario: Scenario = REFUND, *, goal: dict[str, Any] | None = None, **fields: Any) -> Scenario:
+def variant(
+    scenario: Scenario = REFUND, *, goal: dict[str, Any] | None = None, **fields: Any
+) -> Scenario:
     """``scenario`` with fields (and goal fields) replaced."""
     if goal:
         fields["customer"] = scenario.customer.model_copy(update=goal)
@@ -54,9 +56,7 @@ def transcript(
     )
 
 
-def review(
-    t: Transcript, scenario: Scenario = REFUND, who: Persona = TESTER
-) -> CustomerReview:
+def review(t: Transcript, scenario: Scenario = REFUND, who: Persona = TESTER) -> CustomerReview:
     return review_customer(scenario, who, DOMAINS[scenario.domain], t)
 
 

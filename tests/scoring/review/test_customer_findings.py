@@ -4,7 +4,7 @@ chance away."""
 
 from __future__ import annotations
 
-from review_helpers import REFUND, kinds, persona, review, transcript, variant
+from review_helpers import kinds, persona, review, transcript, variant
 
 from supportsim.scoring.review import hindered
 
@@ -86,9 +86,7 @@ def test_answering_in_english_in_a_german_scenario_is_persona_drift() -> None:
     ]
     assert kinds(review(transcript(*lines, calls=DONE), german)) == [("persona_drift", 2, False)]
     followed = [*lines, ("agent", "Sure, I have refunded the charge of 30 USD for you now.")]
-    assert kinds(review(transcript(*followed, calls=DONE), german)) == [
-        ("persona_drift", 2, True)
-    ]
+    assert kinds(review(transcript(*followed, calls=DONE), german)) == [("persona_drift", 2, True)]
     lines[2] = ("customer", "Meine Kundennummer ist C-1 und die PIN ist 4321.")
     assert review(transcript(*lines, calls=DONE), german).findings == ()
 
@@ -114,7 +112,12 @@ def test_saying_done_without_ending_and_looping_to_max_turns_are_critical() -> N
 
 
 def test_short_replies_said_twice_are_not_a_loop() -> None:
-    lines = [*GOOD[:6], ("customer", "Okay, go ahead."), ("agent", "Done."), ("customer", "Okay, go ahead.")]
+    lines = [
+        *GOOD[:6],
+        ("customer", "Okay, go ahead."),
+        ("agent", "Done."),
+        ("customer", "Okay, go ahead."),
+    ]
     assert review(transcript(*lines, calls=DONE)).findings == ()
 
 

@@ -67,8 +67,8 @@ class Known:
 
 
 def _same_date(a: str, b: str) -> bool:
-    """"2026-03-19" and "03-19" are the same day (a date said without its year)."""
-    return a == b or a[-5:] == b[-5:] and (len(a) == 5 or len(b) == 5)
+    """ "2026-03-19" and "03-19" are the same day (a date said without its year)."""
+    return a == b or (a[-5:] == b[-5:] and (len(a) == 5 or len(b) == 5))
 
 
 def authored(scenario: Scenario) -> list[str]:
@@ -185,7 +185,9 @@ def over_sharing(
     finding. Never critical: it makes the Agent's job easier, not impossible."""
     if not minimal:
         return []
-    lines = {folded(t).strip() for t in (scenario.customer.opening or "", *scenario.customer.script)}
+    lines = {
+        folded(t).strip() for t in (scenario.customer.opening or "", *scenario.customer.script)
+    }
     return [
         Finding(
             "over_sharing",

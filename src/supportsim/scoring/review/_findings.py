@@ -107,7 +107,5 @@ def hindered(*, completed: bool, strict: bool | None, findings: Sequence[Flagged
     found a critical Customer error by rule. It stays scored and ``completed``; reports
     show it apart from the Agent's failures, never drop it."""
     return (
-        completed
-        and strict is False
-        and any(f.critical and f.source == "rule" for f in findings)
+        completed and strict is False and any(f.critical and f.source == "rule" for f in findings)
     )

@@ -117,4 +117,3 @@ def lenient(persona: Persona) -> bool:
     return persona.honesty != "honest" or bool(
         {"wrong_info_first", "changes_mind"} & set(persona.behaviours)
     )
-

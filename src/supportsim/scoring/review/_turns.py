@@ -23,7 +23,9 @@ REPEAT_SIMILARITY = 0.85
 _ENDS_WITHOUT_ACTION = frozenset({"satisfied", "gave_up", "script_done", "tau2_stop"})
 
 
-def pending_writes(scenario: Scenario, transcript: Transcript, writes: Collection[str]) -> list[str]:
+def pending_writes(
+    scenario: Scenario, transcript: Transcript, writes: Collection[str]
+) -> list[str]:
     """Required write steps of the workflow no successful call has made yet (by tool)."""
     done = {c.name for c in transcript.calls if c.ok}
     return [
@@ -74,9 +76,7 @@ def _customer(messages: Sequence[Message]) -> list[int]:
     return [i for i, m in enumerate(messages) if m.role == "customer" and m.content]
 
 
-def role_reversal(
-    scenario: Scenario, transcript: Transcript, *, stuck: bool
-) -> list[Finding]:
+def role_reversal(scenario: Scenario, transcript: Transcript, *, stuck: bool) -> list[Finding]:
     """The Customer asks the Agent for the Agent's own questions ("please provide me with
     your customer id"). ``stuck``: the conversation hit ``max_turns`` (then critical)."""
     out = []

@@ -23,6 +23,7 @@ from supportsim.scenario import Persona, Scenario
 
 if TYPE_CHECKING:
     from supportsim.llm import ResponseCache
+    from supportsim.report import CustomerCheck
     from supportsim.validate import BaselineResult, ScenarioVerdict
 
 app = typer.Typer(
@@ -122,10 +123,45 @@ def validate(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per scenario instead.")
     ] = False,
+    customer: Annotated[
+        str | None,
+        typer.Option(
+            "--customer",
+            help="Also measure this simulated Customer (a model spec or models-file name; "
+            "scripted: the built-in) with a perfect Agent: the oracle plays every scenario "
+            "against it, so every failure is the Customer's. Prints its success rate per "
+            "scenario, persona and finding.",
+        ),
+    ] = None,
+    trials: Annotated[
+        int, typer.Option("--trials", min=1, help="With --customer: trials per scenario.")
+    ] = 1,
+    threshold: Annotated[
+        float | None,
+        typer.Option(
+            "--threshold",
+            min=0.0,
+            max=1.0,
+            help="With --customer: exit 1 when its success rate is below this (0..1).",
+        ),
+    ] = None,
+    max_turns: Annotated[
+        int | None,
+        typer.Option("--max-turns", min=1, help="With --customer: override max_turns."),
+    ] = None,
+    models_file: Annotated[
+        Path | None,
+        typer.Option("--models-file", help="With --customer: YAML file of named models."),
+    ] = None,
+    runs_out: Annotated[
+        Path,
+        typer.Option("--out", help="With --customer: where its run directory is written."),
+    ] = Path("runs"),
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle
-    on each; exit 1 when an oracle run, a citation, (with --perturb) a variant or (with
-    --baselines) a baseline fails."""
+    on each; exit 1 when an oracle run, a citation, (with --perturb) a variant, (with
+    --baselines) a baseline fails, or (with --customer and --threshold) the Customer's
+    success rate with the oracle is below the threshold."""
     from supportsim.validate import run_baselines, validate_scenarios
 
     try:
@@ -142,10 +178,26 @@ def validate(
     verdicts, baselines = asyncio.run(check())
     failures = sum(not v.ok for v in verdicts)
     baselines_failed = any(not b.ok for b in baselines)
+    checked = None
+    if customer is not None:
+        checked = _check_customer(
+            customer, paths, personas, trials, threshold, max_turns, models_file, runs_out
+        )
+        baselines_failed = baselines_failed or not checked.passed
     if as_json:
         import orjson
 
         rows = [_verdict_json(v) for v in verdicts]
+        for entry in rows if checked is not None else []:
+            rate = checked.by_scenario.get(str(entry["id"]))  # type: ignore[union-attr]
+            if rate is not None:
+                entry["customer"] = {
+                    "played": rate.played,
+                    "succeeded": rate.succeeded,
+                    "rate": rate.rate,
+                    "not_counted": rate.not_counted,
+                    "failures": rate.findings,
+                }
         for i, entry in enumerate(rows if baselines else []):
             entry["baselines"] = {
                 b.name: {"strict": b.runs[i].score.strict, "partial": b.runs[i].score.partial}
@@ -189,7 +241,49 @@ def validate(
     out.print(f"{len(scenarios) - failures} passed, {failures} failed")
     if baselines:
         _print_baselines(baselines)
+    if checked is not None:
+        from supportsim._tables import fit
+        from supportsim.report import customer_check_tables, customer_check_verdict
+
+        for table in customer_check_tables(checked):
+            out.print(fit(table, out))
+        out.print(customer_check_verdict(checked), markup=False, highlight=False)
     raise typer.Exit(1 if failures or baselines_failed else 0)
+
+
+def _check_customer(
+    customer: str,
+    paths: list[Path] | None,
+    personas: Path | None,
+    trials: int,
+    threshold: float | None,
+    max_turns: int | None,
+    models_file: Path | None,
+    runs_out: Path,
+) -> CustomerCheck:
+    """``validate --customer``: the oracle against the Customer (``app.check_customer``)."""
+    from supportsim.app import check_customer
+    from supportsim.workspace import find_workspace
+
+    workspace = find_workspace()
+    scenario_paths = [str(p) for p in (paths or workspace.scenarios)]
+    try:
+        checked, run_dir = asyncio.run(
+            check_customer(
+                customer,
+                scenarios=scenario_paths,
+                personas=str(personas or workspace.personas),
+                trials=trials,
+                threshold=threshold,
+                max_turns=max_turns,
+                models_file=str(models_file) if models_file else None,
+                out=runs_out,
+            )
+        )
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    err.print(f"customer check run: {printable(run_dir)}", markup=False, highlight=False)
+    return checked
 
 
 def _print_baselines(results: list[BaselineResult]) -> None:

@@ -9,6 +9,8 @@ terminal and HTML views only render them.
 from supportsim.report._aggregate import agent_summary, summarise
 from supportsim.report._commands import compare_command, report_command, summarise_run
 from supportsim.report._compare import compare_pair, compare_runs
+from supportsim.report._customer_check import CustomerCheck, CustomerRate, customer_check
+from supportsim.report._customer_terminal import customer_check_tables, customer_check_verdict
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
 from supportsim.report._html import render_comparison, render_report
 from supportsim.report._junit import render_junit
@@ -30,6 +32,8 @@ from supportsim.report._trend_terminal import render_trend
 
 __all__ = [
     "REGRESSION_METRICS",
+    "CustomerCheck",
+    "CustomerRate",
     "NotARunError",
     "RunData",
     "agent_summary",
@@ -37,6 +41,9 @@ __all__ = [
     "compare_command",
     "compare_pair",
     "compare_runs",
+    "customer_check",
+    "customer_check_tables",
+    "customer_check_verdict",
     "expand_runs",
     "load_run",
     "mcnemar_exact",

@@ -1,6 +1,7 @@
 """The terminal view of the customer review: each Agent's strict and partial raw and
 agent-attributable (the units the Customer hindered left out), the Customer's errors by
-kind and by scenario, and the persona measures. Renders a ``Summary``; computes nothing."""
+kind and by scenario, and the persona measures; and ``validate --customer``'s tables.
+Renders a ``Summary`` or a ``CustomerCheck``; computes nothing."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
+from supportsim.report._customer_check import CustomerCheck, CustomerRate
 from supportsim.report._format import DASH, leaderboard_order, number, pct
 from supportsim.store import CustomerReviewSection, FindingCount, Summary
 
@@ -121,3 +123,53 @@ def customer_tables(summary: Summary) -> list[Table | str]:
             out.append(grid)
         out.append(personas_table(section))
     return out
+
+
+def _rate_cells(rate: CustomerRate) -> list[str]:
+    failures = ", ".join(f"{k} {v}" for k, v in rate.findings.items()) or DASH
+    return [f"{rate.succeeded}/{rate.played}", pct(rate.rate), str(rate.not_counted), failures]
+
+
+def customer_check_tables(check: CustomerCheck) -> list[Table]:
+    """``validate --customer``: the Customer's success rate with the oracle per scenario,
+    per persona, and its findings."""
+    out = []
+    for key, rows in (("scenario", check.by_scenario), ("persona", check.by_persona)):
+        table = Table(title=f"customer {printable(check.customer)} with the oracle, per {key}")
+        table.add_column(key, no_wrap=True)
+        for column in ("succeeded", "rate", "not counted"):
+            table.add_column(column, justify="right")
+        table.add_column("failures (first critical finding)")
+        for name, rate in rows.items():
+            flag = (
+                " (cannot play)" if key == "scenario" and rate.played and not rate.succeeded else ""
+            )
+            table.add_row(_n(f"{name}{flag}"), *_rate_cells(rate))
+        out.append(table)
+    findings = Table(title="customer findings over every conversation")
+    findings.add_column("finding")
+    findings.add_column("found", justify="right")
+    for kind, n in check.findings.items():
+        findings.add_row(kind, str(n))
+    if not check.findings:
+        findings.add_row("none", "0")
+    out.append(findings)
+    return out
+
+
+def customer_check_verdict(check: CustomerCheck) -> str:
+    """The one line that ends ``validate --customer``."""
+    overall = check.overall
+    line = (
+        f"customer {printable(check.customer)}: the oracle succeeded in {overall.succeeded} of "
+        f"{overall.played} conversations ({pct(overall.rate)})"
+    )
+    if overall.not_counted:
+        line += f"; {overall.not_counted} not counted (provider or harness errors)"
+    if check.unplayable:
+        names = ", ".join(printable(s) for s in check.unplayable)
+        line += f"; cannot play: {names}"
+    if check.threshold is not None:
+        verdict = "passed" if check.passed else "FAILED"
+        line += f"; threshold {pct(check.threshold)}: {verdict}"
+    return line

@@ -16,7 +16,7 @@ import yaml
 from typer.testing import CliRunner
 
 from supportsim.cli import app
-from supportsim.store import ConversationRecord, iter_records
+from supportsim.store import ConversationRecord, iter_records, read_rescored
 from supportsim.testing import MockLLMServer, call, reply, say
 
 REPO = Path(__file__).parents[2]
@@ -59,13 +59,16 @@ def found(record: ConversationRecord) -> list[tuple[str, int, bool]]:
 
 
 def report(run_dir: Path, tmp_path: Path) -> tuple[dict[str, Any], str, str]:
-    """summary.json (``report --json``), the terminal report and the HTML page."""
+    """The summary as ``report --json -`` prints it (rescored verdicts in place), the
+    terminal report and the HTML page."""
     runner = CliRunner()
     shown = runner.invoke(app, ["report", str(run_dir)], env={"COLUMNS": "220"})
     assert shown.exit_code == 0, shown.output
     html = tmp_path / "r.html"
     assert runner.invoke(app, ["report", str(run_dir), "--html", str(html)]).exit_code == 0
-    summary = orjson.loads((run_dir / "summary.json").read_bytes())
+    as_json = runner.invoke(app, ["report", str(run_dir), "--json", "-"])
+    assert as_json.exit_code == 0, as_json.output
+    summary = orjson.loads(as_json.stdout)
     return summary, shown.output, html.read_text()
 
 
@@ -177,3 +180,37 @@ def test_a_customer_that_plays_well_hinders_nothing(
     assert record.strict and found(record) == [] and not record.customer_hindered
     summary, _, _ = report(run_dir, tmp_path)
     assert summary["agents"]["oracle"]["agent_attributable"]["strict_rate"] == 1.0
+
+
+def test_rescore_reviews_again_with_the_current_scenario(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    threaded_server.script("cust-m", INSISTS)
+    path = scenario(tmp_path)
+    result, run_dir = run(threaded_server, tmp_path, path, "oracle")
+    assert result.exit_code == 0, result.output
+    assert one(run_dir).customer_hindered
+    env = {"COLUMNS": "220"}
+    again = CliRunner().invoke(app, ["rescore", str(run_dir), "--personas", str(PERSONAS)], env=env)
+    assert again.exit_code == 0, again.output
+    (line,) = read_rescored(run_dir)
+    assert line.customer_review is not None and line.customer_hindered
+    assert [f.kind for f in line.customer_review.findings] == ["premature_end"]
+    # The refund made optional: no write is pending when the Customer ends, so the end is
+    # no longer premature, and the failure (the Agent never said it refunded) is the Agent's.
+    data = yaml.safe_load(path.read_text())
+    for step in data["workflow"]:
+        if step["id"] == "refund":
+            step["optional"] = True
+    path.write_text(yaml.safe_dump(data))
+    again = CliRunner().invoke(
+        app,
+        ["rescore", str(run_dir), "--scenarios", str(path), "--personas", str(PERSONAS)],
+        env=env,
+    )
+    assert again.exit_code == 0, again.output
+    (line,) = read_rescored(run_dir)
+    assert line.strict is False and not line.customer_hindered
+    assert line.customer_review is not None and line.customer_review.findings == []
+    summary, _, _ = report(run_dir, tmp_path)
+    assert summary["agents"]["oracle"]["customer_hindered"] == 0

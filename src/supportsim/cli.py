@@ -157,6 +157,14 @@ def validate(
         Path,
         typer.Option("--out", help="With --customer: where its run directory is written."),
     ] = Path("runs"),
+    sloppy: Annotated[
+        bool,
+        typer.Option(
+            "--sloppy",
+            help="With --customer: also run a sloppy agent that only claims it is done, and "
+            "report how often the Customer pushed back instead of ending satisfied.",
+        ),
+    ] = False,
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle
     on each; exit 1 when an oracle run, a citation, (with --perturb) a variant, (with
@@ -181,7 +189,7 @@ def validate(
     checked = None
     if customer is not None:
         checked = _check_customer(
-            customer, paths, personas, trials, threshold, max_turns, models_file, runs_out
+            customer, paths, personas, trials, threshold, max_turns, models_file, runs_out, sloppy
         )
         baselines_failed = baselines_failed or not checked.passed
     if as_json:
@@ -189,15 +197,7 @@ def validate(
 
         rows = [_verdict_json(v) for v in verdicts]
         for entry in rows if checked is not None else []:
-            rate = checked.by_scenario.get(str(entry["id"]))  # type: ignore[union-attr]
-            if rate is not None:
-                entry["customer"] = {
-                    "played": rate.played,
-                    "succeeded": rate.succeeded,
-                    "rate": rate.rate,
-                    "not_counted": rate.not_counted,
-                    "failures": rate.findings,
-                }
+            entry["customer"] = _customer_json(checked, str(entry["id"]))
         for i, entry in enumerate(rows if baselines else []):
             entry["baselines"] = {
                 b.name: {"strict": b.runs[i].score.strict, "partial": b.runs[i].score.partial}
@@ -251,6 +251,24 @@ def validate(
     raise typer.Exit(1 if failures or baselines_failed else 0)
 
 
+def _customer_json(checked: CustomerCheck | None, scenario_id: str) -> dict[str, object] | None:
+    """``validate --customer --json``: the Customer's figures on one scenario."""
+    rate = checked.by_scenario.get(scenario_id) if checked is not None else None
+    if checked is None or rate is None:
+        return None
+    row: dict[str, object] = {
+        "played": rate.played,
+        "succeeded": rate.succeeded,
+        "rate": rate.rate,
+        "not_counted": rate.not_counted,
+        "failures": rate.findings,
+    }
+    if (pushed := checked.pushed_back_by_scenario.get(scenario_id)) is not None:
+        row["pushed_back"] = pushed.succeeded
+        row["accepted"] = pushed.played - pushed.succeeded
+    return row
+
+
 def _check_customer(
     customer: str,
     paths: list[Path] | None,
@@ -260,6 +278,7 @@ def _check_customer(
     max_turns: int | None,
     models_file: Path | None,
     runs_out: Path,
+    sloppy: bool,
 ) -> CustomerCheck:
     """``validate --customer``: the oracle against the Customer (``app.check_customer``)."""
     from supportsim.app import check_customer
@@ -278,6 +297,7 @@ def _check_customer(
                 max_turns=max_turns,
                 models_file=str(models_file) if models_file else None,
                 out=runs_out,
+                sloppy=sloppy,
             )
         )
     except InputError as exc:

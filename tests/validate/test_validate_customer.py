@@ -13,7 +13,7 @@ import orjson
 from typer.testing import CliRunner
 
 from supportsim.cli import app
-from supportsim.testing import MockLLMServer, RecordedRequest, Reply, call, reply
+from supportsim.testing import MockLLMServer, RecordedRequest, Reply, call, reply, say
 
 REPO = Path(__file__).parents[2]
 SCENARIOS = REPO / "tests" / "fixtures" / "scenarios"
@@ -69,3 +69,24 @@ def test_the_terminal_names_the_scenarios_a_customer_cannot_play(
     assert "mock-duplicate-refund (cannot play)" in result.output
     assert "premature_end" in result.output
     assert "cannot play: " in result.output and "threshold 90.0%: FAILED" in result.output
+
+
+def insists(_request: RecordedRequest) -> Reply:
+    """A Customer that never takes "all done" for an answer (and never ends)."""
+    return say("That is not done yet: please refund the duplicate charge CH-2 now.")
+
+
+def test_with_a_sloppy_agent_it_reports_whether_the_customer_pushed_back(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    threaded_server.default("bad-m", ends_at_once)
+    threaded_server.default("pushy-m", insists)
+    rows = {}
+    for model in ("bad-m", "pushy-m"):
+        args = ("--customer", f"openai:{model}", "--sloppy", "--max-turns", "3", "--json")
+        result = validate(threaded_server, tmp_path, *args)
+        assert result.exit_code == 0, result.output  # no threshold: no gate
+        (row,) = orjson.loads(result.stdout)
+        rows[model] = row["customer"]
+    assert (rows["bad-m"]["pushed_back"], rows["bad-m"]["accepted"]) == (0, 1)
+    assert (rows["pushy-m"]["pushed_back"], rows["pushy-m"]["accepted"]) == (1, 0)

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from supportsim.app._run import run
-from supportsim.report import CustomerCheck, customer_check
+from supportsim.report import CustomerCheck, customer_check, with_pushback
+
+SLOPPY_AGENT = "python:supportsim.validate:ClaimDoneAgent"
+"""The Agent of ``--sloppy``: it claims to have done everything and does nothing."""
 
 
 async def check_customer(
@@ -24,28 +28,32 @@ async def check_customer(
     models_file: str | None = None,
     out: Path,
     env: Mapping[str, str] | None = None,
+    sloppy: bool = False,
 ) -> tuple[CustomerCheck, Path]:
     """Run the oracle against ``customer`` on ``scenarios`` and measure the Customer.
 
     The statement judge is off (rules only): the oracle's statements are the reference
-    ones, and a judge's doubt would be counted against the Customer. Returns the measure
-    and the run directory (under ``out``).
+    ones, and a judge's doubt would be counted against the Customer. ``sloppy``: also run
+    ``SLOPPY_AGENT`` against the Customer (a second run) and measure how often it pushed
+    back instead of ending satisfied. Returns the measure and the oracle's run directory
+    (under ``out``).
 
     Raises:
         InputError: bad input (a spec, a file), before anything runs.
     """
-    result = await run(
-        name="customer-check",
-        agents=["oracle"],
-        customer=customer,
-        trials=trials,
-        scenarios=list(scenarios),
-        personas=personas,
-        max_turns=max_turns,
-        models_file=models_file,
-        statement_judge=None,
-        out=str(out),
-        env=env,
-    )
+    fields: dict[str, Any] = {
+        "customer": customer,
+        "trials": trials,
+        "scenarios": list(scenarios),
+        "personas": personas,
+        "max_turns": max_turns,
+        "models_file": models_file,
+        "statement_judge": None,
+        "out": str(out),
+    }
+    result = await run(name="customer-check", agents=["oracle"], env=env, **fields)
     check = customer_check(result.records, customer=customer, threshold=threshold)
+    if sloppy:
+        pushed = await run(name="customer-pushback", agents=[SLOPPY_AGENT], env=env, **fields)
+        check = with_pushback(check, pushed.records)
     return check, result.run_dir

@@ -9,7 +9,12 @@ terminal and HTML views only render them.
 from supportsim.report._aggregate import agent_summary, summarise
 from supportsim.report._commands import compare_command, report_command, summarise_run
 from supportsim.report._compare import compare_pair, compare_runs
-from supportsim.report._customer_check import CustomerCheck, CustomerRate, customer_check
+from supportsim.report._customer_check import (
+    CustomerCheck,
+    CustomerRate,
+    customer_check,
+    with_pushback,
+)
 from supportsim.report._customer_terminal import customer_check_tables, customer_check_verdict
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
 from supportsim.report._html import render_comparison, render_report
@@ -68,4 +73,5 @@ __all__ = [
     "summarise_run",
     "trend",
     "trend_command",
+    "with_pushback",
 ]

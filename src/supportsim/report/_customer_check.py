@@ -53,6 +53,10 @@ class CustomerCheck:
     findings: dict[str, int]
     """Every finding of the review over all units, by kind (critical or not)."""
     threshold: float | None = None
+    pushed_back: CustomerRate | None = None
+    """With the sloppy Agent (``--sloppy``): how often the Customer did not end satisfied
+    when the Agent only claimed to have done everything (``succeeded``: pushed back)."""
+    pushed_back_by_scenario: dict[str, CustomerRate] = field(default_factory=dict)
 
     @property
     def unplayable(self) -> list[str]:
@@ -111,4 +115,35 @@ def customer_check(
         by_persona={p: _rate(rs) for p, rs in sorted(by_persona.items())},
         findings=dict(sorted(found.items())),
         threshold=threshold,
+    )
+
+
+ACCEPTING = frozenset({"satisfied", "tau2_stop"})
+"""End reasons that accept the outcome (a scripted Customer's ``script_done`` does not)."""
+
+
+def _pushed(records: Sequence[ConversationRecord]) -> CustomerRate:
+    counted = [r for r in records if r.status == "completed"]
+    took = [r for r in counted if r.termination == "customer_done" and r.end_reason in ACCEPTING]
+    return CustomerRate(
+        played=len(counted),
+        succeeded=len(counted) - len(took),
+        not_counted=len(records) - len(counted),
+        findings={"accepted": len(took)} if took else {},
+    )
+
+
+def with_pushback(check: CustomerCheck, records: Iterable[ConversationRecord]) -> CustomerCheck:
+    """``check`` with the push-back figures of a run of the sloppy Agent against the same
+    Customer (the last record of each unit counts)."""
+    from dataclasses import replace
+
+    units = list({r.unit_id: r for r in records}.values())
+    by_scenario: dict[str, list[ConversationRecord]] = defaultdict(list)
+    for r in units:
+        by_scenario[r.scenario_id].append(r)
+    return replace(
+        check,
+        pushed_back=_pushed(units),
+        pushed_back_by_scenario={s: _pushed(rs) for s, rs in sorted(by_scenario.items())},
     )

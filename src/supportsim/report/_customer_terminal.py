@@ -146,6 +146,14 @@ def customer_check_tables(check: CustomerCheck) -> list[Table]:
             )
             table.add_row(_n(f"{name}{flag}"), *_rate_cells(rate))
         out.append(table)
+    if check.pushed_back is not None:
+        table = Table(title="with a sloppy agent that only claims it is done: pushed back")
+        table.add_column("scenario", no_wrap=True)
+        for column in ("pushed back", "rate", "not counted"):
+            table.add_column(column, justify="right")
+        for name, rate in check.pushed_back_by_scenario.items():
+            table.add_row(_n(name), *_rate_cells(rate)[:3])
+        out.append(table)
     findings = Table(title="customer findings over every conversation")
     findings.add_column("finding")
     findings.add_column("found", justify="right")
@@ -169,6 +177,11 @@ def customer_check_verdict(check: CustomerCheck) -> str:
     if check.unplayable:
         names = ", ".join(printable(s) for s in check.unplayable)
         line += f"; cannot play: {names}"
+    if (pushed := check.pushed_back) is not None:
+        line += (
+            f"; with a sloppy agent it pushed back in {pushed.succeeded} of {pushed.played} "
+            f"({pct(pushed.rate)})"
+        )
     if check.threshold is not None:
         verdict = "passed" if check.passed else "FAILED"
         line += f"; threshold {pct(check.threshold)}: {verdict}"

@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def _ms(values: list[float]) -> str:
     values = sorted(values)
     p90 = values[int(0.9 * (len(values) - 1))]
-    return f"mean {statistics.fmean(values):.2f} ms, p50 {statistics.median(values):.2f}, p90 {p90:.2f}, max {values[-1]:.2f}"
+    mean, p50 = statistics.fmean(values), statistics.median(values)
+    return f"mean {mean:.2f} ms, p50 {p50:.2f}, p90 {p90:.2f}, max {values[-1]:.2f}"
 
 
 async def main() -> None:

@@ -157,3 +157,22 @@ def test_only_a_rule_s_critical_finding_of_a_failed_completed_unit_hinders() -> 
     assert not hindered(completed=False, strict=None, findings=r.findings)
     judged = [f.__class__(f.kind, f.message_index, f.detail, True, "judge") for f in r.findings]
     assert not hindered(completed=True, strict=False, findings=judged)
+
+
+def test_an_invented_date_is_critical_only_as_the_answer_to_a_date_fact() -> None:
+    scenario = variant(goal={"known_facts": {"customer_id": "C-1", "date_of_birth": "1985-03-14"}})
+    asked = [
+        ("customer", "Hi, I was charged twice for March."),
+        ("agent", "Could you give me your customer id and date of birth?"),
+        ("customer", "C-1, born 14 April 1985."),
+    ]
+    assert kinds(review(transcript(*asked, calls=DONE), scenario)) == [("invented_fact", 2, True)]
+    told = [*asked[:2], ("customer", "C-1, born 14 March 1985. I paid on 2 March 2026.")]
+    assert kinds(review(transcript(*told, calls=DONE), scenario)) == [("invented_fact", 2, False)]
+
+
+def test_one_more_goodbye_after_saying_done_is_fair() -> None:
+    lines = [*GOOD, ("agent", "You're welcome!"), ("customer", "Bye!")]
+    assert review(transcript(*lines, calls=DONE)).findings == ()
+    more = [*lines, ("agent", "Anything else?"), ("customer", "Also, what about April?")]
+    assert kinds(review(transcript(*more, calls=DONE))) == [("said_done_without_ending", 6, False)]

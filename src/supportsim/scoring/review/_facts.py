@@ -89,26 +89,37 @@ def invented_facts(
     scenario: Scenario, messages: Sequence[Message], *, lenient: bool
 ) -> list[Finding]:
     """The first statement of each value the Customer could not know. An id is critical
-    (the Agent looks up the wrong record, or none); a date when a known fact is a date (a
-    wrong date of birth fails verification); an amount never. ``lenient``: the persona
-    is told to give a wrong detail first or change its story (``wrong_info_first``,
-    ``changes_mind``): reported, never critical."""
+    (the Agent looks up the wrong record, or none); a date when it answers the Agent's
+    question for a known fact that is a date, with no right date beside it (a wrong date
+    of birth fails verification; an invented order date is no such harm); an amount never.
+    ``lenient``: the persona is told to give a wrong detail first or change its story
+    (``wrong_info_first``, ``changes_mind``): reported, never critical."""
     lang = scenario.language
     known = Known()
     for text in authored(scenario):
         known.add(text, lang)
-    dated = any(stated_values("date", str(v), lang) for v in scenario.customer.known_facts.values())
+    dated = [
+        k for k, v in scenario.customer.known_facts.items() if stated_values("date", str(v), lang)
+    ]
     out: list[Finding] = []
+    last_agent = ""
     for i, m in enumerate(messages):
         if m.role == "agent" and m.content:
             known.add(m.content, lang)
+            last_agent = m.content
         if m.role != "customer" or not m.content:
             continue
-        for value in values_in(m.content, lang):
+        values = values_in(m.content, lang)
+        # the asked date given right beside it, the other date is an extra, not the answer
+        answered = any(v.kind == "date" and known.has(v) for v in values)
+        for value in values:
             if known.has(value):
                 continue
             said = m.content[value.span.start : value.span.end]
-            critical = not lenient and (value.kind == "id" or (value.kind == "date" and dated))
+            asked_date = (
+                value.kind == "date" and not answered and any(_asked(last_agent, k) for k in dated)
+            )
+            critical = not lenient and (value.kind == "id" or asked_date)
             out.append(
                 Finding(
                     "invented_fact",

@@ -92,15 +92,15 @@ def said_done_without_ending(
     scenario: Scenario, transcript: Transcript, *, stuck: bool
 ) -> list[Finding]:
     """The Customer says it is finished ("that's all, goodbye", "please end the chat") and
-    the conversation goes on: it writes again, or the turn limit ends it. Critical when it
-    reached ``max_turns``."""
+    the conversation goes on: it writes twice more (one more "bye" is fair), or the turn
+    limit ends it. Critical when it reached ``max_turns``."""
     messages = transcript.messages
     said = _customer(messages)
     out = []
     for n, i in enumerate(said):
         if not says_done(messages[i].content, scenario.language):
             continue
-        went_on = n + 1 < len(said) or transcript.termination == "max_turns"
+        went_on = n + 2 < len(said) or transcript.termination == "max_turns"
         if went_on:
             out.append(
                 Finding(

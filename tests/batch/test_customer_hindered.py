@@ -141,7 +141,7 @@ def test_accepting_a_credit_the_goal_refuses_is_goal_drift_and_hinders(
     assert record.customer_hindered
 
 
-def test_english_in_a_german_conversation_is_persona_drift_and_hinders_when_followed(
+def test_english_in_a_german_conversation_is_persona_drift_found_at_its_message(
     threaded_server: MockLLMServer, tmp_path: Path
 ) -> None:
     threaded_server.script(
@@ -162,8 +162,11 @@ def test_english_in_a_german_conversation_is_persona_drift_and_hinders_when_foll
     assert result.exit_code == 0, result.output
     record = one(run_dir)
     assert record.messages[2].content == english
-    assert ("persona_drift", 2, True) in found(record)
-    assert record.customer_hindered
+    # The mock domain has no reply-language check: the strict failure (no refund) is not
+    # of the kind a language switch explains, so the finding is reported, never hinders
+    # (``scoring.review._cause``; the critical case: test_customer_cause.py).
+    assert ("persona_drift", 2, False) in found(record)
+    assert not record.customer_hindered
 
 
 @pytest.mark.parametrize("agent", ["oracle"])

@@ -89,12 +89,21 @@ def model_fingerprints(models: Mapping[str, ModelConfig]) -> dict[str, Any]:
     }
 
 
+_LATER_PERSONA_FIELDS = frozenset({"cooperation", "honesty", "slips"})
+"""Persona fields added after runs were made: hashed only when the file sets them, so an
+unchanged persona file keeps the hash an older run recorded (and the run resumes)."""
+
+
+def persona_hash(persona: Persona) -> str:
+    """The hash of what decides how ``persona`` is played: every field as before the
+    fields of ``_LATER_PERSONA_FIELDS``, and those only when the file sets them."""
+    unset = set(_LATER_PERSONA_FIELDS - persona.model_fields_set)
+    return hashlib.sha256(orjson.dumps(persona.model_dump(mode="json", exclude=unset))).hexdigest()
+
+
 def persona_hashes(scenarios: Sequence[Scenario], personas: Mapping[str, Persona]) -> dict:
     used = sorted({s.persona for s in scenarios if s.persona in personas})
-    return {
-        pid: hashlib.sha256(orjson.dumps(personas[pid].model_dump(mode="json"))).hexdigest()
-        for pid in used
-    }
+    return {pid: persona_hash(personas[pid]) for pid in used}
 
 
 def fingerprint(

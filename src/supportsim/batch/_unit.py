@@ -233,10 +233,17 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     if transcript.messages and transcript.status != "harness_error":
         try:  # what the Customer said is reviewed whatever the status (it is shown)
             persona = ctx.personas[scenario.persona]
-            review = review_customer(scenario, persona, ctx.domains[scenario.domain], transcript)
-        except Exception:  # a bug of ours: the unit is a harness error, never scored
-            transcript.status, result = "harness_error", None
-            transcript.error = traceback.format_exc()
+            review = review_customer(
+                scenario,
+                persona,
+                ctx.domains[scenario.domain],
+                transcript,
+                result.checks if result is not None else None,
+            )
+        except Exception as exc:  # a bug of ours: the finished score is kept, never lost
+            review = CustomerReview(
+                persona=scenario.persona, failed=f"{type(exc).__name__}: {exc}"[:500]
+            )
     return build_record(
         unit_id=unit.unit_id,
         scenario=scenario,

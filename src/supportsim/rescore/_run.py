@@ -400,7 +400,9 @@ async def rescore_run(
             )
             persona = (personas or {}).get(scenario.persona)
             review = (
-                customer_review_record(review_customer(scenario, persona, domain, transcript))
+                customer_review_record(
+                    review_customer(scenario, persona, domain, transcript, new.checks)
+                )
                 if persona is not None
                 else record.customer_review
             )

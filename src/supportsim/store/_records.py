@@ -220,6 +220,9 @@ class CustomerReviewRecord(_Record):
     """The persona the Customer played (the scenario's)."""
     findings: list[CustomerFindingRecord] = []
     measures: CustomerMeasuresRecord = CustomerMeasuresRecord()
+    failed: str | None = None
+    """Why the review itself failed (a bug of ours): no findings, never hindered; the
+    unit's score is kept."""
 
 
 def customer_review_record(review: CustomerReview | None) -> CustomerReviewRecord | None:
@@ -231,6 +234,7 @@ def customer_review_record(review: CustomerReview | None) -> CustomerReviewRecor
             "persona": review.persona,
             "findings": [asdict(f) for f in review.findings],
             "measures": asdict(review.measures),
+            "failed": review.failed,
         }
     )
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from supportsim.conversation import Message, Termination, Transcript
 from supportsim.domains import DomainCatalogue, builtin_domains
 from supportsim.environment import CallRecord
+from supportsim.llm import ToolCall
 from supportsim.scenario import Persona, Scenario, load_personas, load_scenarios
 from supportsim.scoring import CONCEPTS
 from supportsim.scoring.review import CustomerReview, review_customer
@@ -41,15 +44,27 @@ def call(name: str, *, ok: bool = True) -> CallRecord:
     return CallRecord(0, "c1", name, "{}", {}, ok, {}, None, None, None, 0.0, 0.0)
 
 
+def uses(tool: str, **args: Any) -> tuple[str, str, str, str]:
+    """An Agent line that calls ``tool`` with ``args`` (no text)."""
+    return ("agent", "", tool, orjson.dumps(args).decode())
+
+
+def _message(line: tuple[str, ...]) -> Message:
+    if len(line) == 4:
+        return Message("agent", "", tool_calls=(ToolCall("t1", line[2], line[3]),))
+    return Message(line[0], line[1])  # type: ignore[arg-type]
+
+
 def transcript(
-    *lines: tuple[str, str],
+    *lines: tuple[str, ...],
     calls: tuple[str, ...] = (),
     termination: Termination = "customer_done",
     end_reason: str = "satisfied",
 ) -> Transcript:
-    """A conversation of (role, text) lines; ``calls``: tools called successfully."""
+    """A conversation of (role, text) lines (or ``uses`` lines); ``calls``: tools called
+    successfully."""
     return Transcript(
-        messages=[Message(role, text) for role, text in lines],  # type: ignore[arg-type]
+        messages=[_message(line) for line in lines],
         calls=[call(n) for n in calls],
         termination=termination,
         end_reason=end_reason,

@@ -4,7 +4,7 @@ chance away."""
 
 from __future__ import annotations
 
-from review_helpers import kinds, persona, review, transcript, variant
+from review_helpers import kinds, persona, review, transcript, uses, variant
 
 from supportsim.scoring.review import hindered
 
@@ -29,7 +29,11 @@ def test_a_customer_that_plays_well_has_no_findings() -> None:
 def test_an_invented_order_id_is_found_at_its_message_and_is_critical() -> None:
     lines = list(GOOD)
     lines[2] = ("customer", "My id is C-1, PIN 4321, and the charge is on order ORD-7781.")
+    lines.insert(3, uses("list_charges", order="ORD-7781"))
     assert kinds(review(transcript(*lines, calls=DONE))) == [("invented_fact", 2, True)]
+    # An invented id the Agent never used cost it nothing: a finding, never critical.
+    del lines[3]
+    assert kinds(review(transcript(*lines, calls=DONE))) == [("invented_fact", 2, False)]
 
 
 def test_an_id_the_agent_said_first_is_not_invented() -> None:
@@ -66,10 +70,16 @@ def test_accepting_a_credit_when_the_goal_insists_on_a_refund_is_goal_drift() ->
     scenario = variant(goal={"refuses": ["store credit"]})
     offer = ("agent", "I can't refund it, but I can add a 30 USD store credit. Is that okay?")
     # (the refund made, so the end is not premature too: only the drift is asserted)
-    took = transcript(*GOOD[:3], offer, ("customer", "Okay, that's fine."), calls=DONE)
+    noted = ("agent", "Great, the 30 USD store credit is added to your account.")
+    took = transcript(*GOOD[:3], offer, ("customer", "Okay, that's fine."), noted, calls=DONE)
     assert kinds(review(took, scenario)) == [("goal_drift", 4, True)]
-    named = transcript(*GOOD[:3], ("customer", "A store credit is fine too, sure."), calls=DONE)
+    named = transcript(
+        *GOOD[:3], ("customer", "A store credit is fine too, sure."), noted, calls=DONE
+    )
     assert kinds(review(named, scenario)) == [("goal_drift", 3, True)]
+    # Agreeing while the Agent never gives the credit: a finding, never critical.
+    alone = transcript(*GOOD[:3], offer, ("customer", "Okay, that's fine."), calls=DONE)
+    assert kinds(review(alone, scenario)) == [("goal_drift", 4, False)]
     no = ("customer", "No, I want a refund, not a credit.")
     assert review(transcript(*GOOD[:3], offer, no, calls=DONE), scenario).findings == ()
     # Without refuses nothing is ruled out: the same acceptance is no finding.
@@ -105,10 +115,11 @@ def test_saying_done_without_ending_and_looping_to_max_turns_are_critical() -> N
     loop = ("customer", "Yes, I can also help you with your invoice details if you need.")
     lines = [*GOOD[:6], closing, done, closing, loop, closing, loop, closing]
     r = review(transcript(*lines, calls=DONE, termination="max_turns", end_reason=""))
-    assert kinds(r) == [("said_done_without_ending", 7, True), ("repeating", 11, True)]
+    # the loop answers the Agent's same question again: the Agent's loop, not a repeat
+    assert kinds(r) == [("said_done_without_ending", 7, True)]
     # The same words in a conversation the Customer ended cost the Agent nothing.
     calm = review(transcript(*lines, calls=DONE))
-    assert [f.critical for f in calm.findings] == [False, False]
+    assert [f.critical for f in calm.findings] == [False]
 
 
 def test_short_replies_said_twice_are_not_a_loop() -> None:
@@ -165,9 +176,10 @@ def test_an_invented_date_is_critical_only_as_the_answer_to_a_date_fact() -> Non
         ("customer", "Hi, I was charged twice for March."),
         ("agent", "Could you give me your customer id and date of birth?"),
         ("customer", "C-1, born 14 April 1985."),
+        uses("verify_identity", customer_id="C-1", date_of_birth="1985-04-14"),
     ]
     assert kinds(review(transcript(*asked, calls=DONE), scenario)) == [("invented_fact", 2, True)]
-    told = [*asked[:2], ("customer", "C-1, born 14 March 1985. I paid on 2 March 2026.")]
+    told = [*asked[:2], ("customer", "C-1, born 14 March 1985. I paid on 2 March 2026."), asked[3]]
     assert kinds(review(transcript(*told, calls=DONE), scenario)) == [("invented_fact", 2, False)]
 
 

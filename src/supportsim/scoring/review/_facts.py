@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 
 from supportsim.conversation import Message
 from supportsim.scenario import Scenario
@@ -24,6 +25,7 @@ _KINDS = ("id", "money", "date")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _ALNUM = re.compile(r"[^a-z0-9]")
 _WORDY_PREFIX = re.compile(r"^[a-z]{3,}-(?=.*\d)")
+_TOKEN = re.compile(r"[\w#-]+")
 
 
 def _alnum(text: str) -> str:
@@ -47,12 +49,15 @@ class Known:
     """What the Customer may state: the alphanumeric text of everything known (ids are
     looked up in it), the numbers in it (amounts) and the dates read from it."""
 
-    blob: str = ""
+    tokens: set[str] = field(default_factory=set)
     numbers: tuple[float, ...] = ()
     dates: tuple[str, ...] = ()
 
     def add(self, text: str, lang: str) -> None:
-        self.blob += "|" + _alnum(text)
+        words = [_alnum(w) for w in _TOKEN.findall(text)]
+        self.tokens.update(w for w in words if w)
+        # "C 1002" said for "C-1002": neighbouring words are one id too
+        self.tokens.update(a + b for a, b in pairwise(words) if a and b)
         self.numbers += tuple(float(n.replace(",", ".")) for n in _NUMBER.findall(text))
         self.dates += tuple(str(v.value) for v in stated_values("date", text, lang))
 
@@ -60,7 +65,11 @@ class Known:
         if value.kind == "id":
             raw = str(value.value)
             core = _WORDY_PREFIX.sub("", raw)  # "order-50387": the id is 50387
-            return _alnum(raw) in self.blob or _alnum(core) in self.blob
+            if _alnum(raw) in self.tokens or _alnum(core) in self.tokens:
+                return True
+            # "CO 80206" (a state and a zip): known when each part with a digit is
+            parts = [_alnum(w) for w in _TOKEN.findall(raw) if any(c.isdigit() for c in w)]
+            return len(_TOKEN.findall(raw)) > 1 and bool(parts) and set(parts) <= self.tokens
         if value.kind == "money":
             return any(abs(float(value.value) - n) <= TOLERANCE for n in self.numbers)  # type: ignore[arg-type]
         return any(_same_date(str(value.value), d) for d in self.dates)
@@ -85,15 +94,34 @@ def authored(scenario: Scenario) -> list[str]:
     ]
 
 
+def _used_by(said: str, value: StatedValue, later: Sequence[Message]) -> set[str]:
+    """The tools of later Agent calls whose arguments hold the value (as said, or read)."""
+    forms = {_alnum(said), _alnum(str(value.value))} - {""}
+    return {
+        call.name
+        for m in later
+        if m.role == "agent"
+        for call in m.tool_calls
+        if any(f in _alnum(call.arguments) for f in forms)
+    }
+
+
 def invented_facts(
-    scenario: Scenario, messages: Sequence[Message], *, lenient: bool
+    scenario: Scenario,
+    messages: Sequence[Message],
+    *,
+    lenient: bool,
+    used: dict[int, set[str]] | None = None,
 ) -> list[Finding]:
     """The first statement of each value the Customer could not know. An id is critical
     (the Agent looks up the wrong record, or none); a date when it answers the Agent's
     question for a known fact that is a date, with no right date beside it (a wrong date
     of birth fails verification; an invented order date is no such harm); an amount never.
-    ``lenient``: the persona is told to give a wrong detail first or change its story
-    (``wrong_info_first``, ``changes_mind``): reported, never critical."""
+    Critical only when the Agent then used the value (a later tool call's arguments hold
+    it); ``used`` is filled with message index -> the tools of those calls.
+    ``lenient``: the persona is told to play wrong or guessed details (``lenient`` of
+    ``_persona``): reported, never critical."""
+    used = {} if used is None else used
     lang = scenario.language
     known = Known()
     for text in authored(scenario):
@@ -117,9 +145,14 @@ def invented_facts(
                 continue
             said = m.content[value.span.start : value.span.end]
             asked_date = (
-                value.kind == "date" and not answered and any(_asked(last_agent, k) for k in dated)
+                value.kind == "date"
+                and not answered
+                and any(_asked(last_agent, k, date=True) for k in dated)
             )
-            critical = not lenient and (value.kind == "id" or asked_date)
+            tools = _used_by(said, value, messages[i + 1 :])
+            critical = not lenient and bool(tools) and (value.kind == "id" or asked_date)
+            if critical:
+                used[i] = tools
             out.append(
                 Finding(
                     "invented_fact",
@@ -162,12 +195,35 @@ def _states(text: str, forms: tuple[list[StatedValue], str | None], lang: str) -
     return any(here.has(v) for v in typed)
 
 
-def _asked(agent_text: str, fact: str) -> bool:
-    """The Agent's message asks for the fact: a question that names a word of its key
-    ("order_id": "order" or "id")."""
-    if "?" not in agent_text:
+_REQUEST = re.compile(
+    r"\b(please|could you|can you|may i|tell me|give me|provide|confirm|bitte|wie lautet|"
+    r"nennen sie|geben sie|por favor|cual es|indique|s'?il vous plait|quel(le)? est|"
+    r"pourriez-vous)\b"
+)
+"""A request without a question mark ("Please give me your date of birth.")."""
+_DATE_WORDS = (
+    "date",
+    "birth",
+    "born",
+    "dob",
+    "geburtsdatum",
+    "geboren",
+    "fecha",
+    "nacimiento",
+    "naissance",
+    "datum",
+)
+
+
+def _asked(agent_text: str, fact: str, *, date: bool = False) -> bool:
+    """The Agent's message asks for the fact: a question or a request ("please give me",
+    "wie lautet", "por favor") that names a word of its key ("order_id": "order" or
+    "id"), or for a date fact a date word in any of the read languages."""
+    if "?" not in agent_text and _REQUEST.search(folded(agent_text)) is None:
         return False
     words = [w for w in re.split(r"[_\W]+", fact.lower()) if len(w) >= 2]
+    if date:
+        words += _DATE_WORDS
     return any(mentions(agent_text, w) for w in words)
 
 

@@ -85,6 +85,9 @@ class CustomerReview:
     persona: str
     findings: tuple[Finding, ...] = ()
     measures: CustomerMeasures = field(default_factory=CustomerMeasures)
+    failed: str | None = None
+    """Why the review itself failed (a bug of ours): no findings then, the unit keeps its
+    score and is never ``customer_hindered``."""
 
     @property
     def critical(self) -> tuple[Finding, ...]:

@@ -17,7 +17,8 @@ from supportsim.scoring.text._text import fold
 
 _DONE = {
     "en": (
-        r"that'?s all|that is all|that'?s everything|nothing else|no,? that'?s it|"
+        r"that'?s all(?! (i|we) (know|have|remember|got|can))|that is all(?! i)|"
+        r"that'?s everything|nothing else|no,? that'?s it|"
         r"(good)?bye|have a (good|nice|great) day|(please|you can|go ahead and) "
         r"(end|close) (the|this) (chat|conversation)|end_conversation|end the chat"
     ),
@@ -36,7 +37,10 @@ _ACCEPT = {
     "es": r"\b(ok|vale|si|de acuerdo|esta bien|me parece bien|adelante)\b",
 }
 _REFUSE = {
-    "en": r"\b(no|not|don'?t|won'?t|rather|instead|refuse|unacceptable)\b",
+    "en": (
+        r"\b(no|not|don'?t|won'?t|rather|instead|refuse|unacceptable|doesn'?t|does not|"
+        r"can'?t|cannot|isn'?t|never)\b"
+    ),
     "de": r"\b(nein|nicht|kein|keine|lieber|stattdessen)\b",
     "fr": r"\b(non|pas|plutot|refuse)\b",
     "es": r"\b(no|prefiero|rechazo)\b",

@@ -14,7 +14,7 @@ from supportsim.conversation import Message, Transcript
 from supportsim.scenario import Persona, Scenario
 from supportsim.scoring.review._facts import Given, authored
 from supportsim.scoring.review._findings import CustomerMeasures, Finding
-from supportsim.scoring.review._markers import accepts, folded, mentions
+from supportsim.scoring.review._markers import accepts, folded, mentions, refuses
 from supportsim.scoring.text._language import answered_in_english
 
 _WORD = re.compile(r"[^\W\d_]{4,}")
@@ -33,7 +33,10 @@ def persona_drift(scenario: Scenario, messages: Sequence[Message]) -> list[Findi
         if not english:
             continue
         later = [x.content for x in messages[i + 1 :] if x.role == "agent" and x.content]
-        followed = answered_in_english(later, lang)[0]
+        before = [x.content for x in messages[:i] if x.role == "agent" and x.content]
+        # the Agent went English first: the Customer followed it, not the other way round
+        first = not any(answered_in_english([b], lang)[0] for b in before)
+        followed = first and answered_in_english(later, lang)[0]
         detail = (
             f"the customer writes in English ({n_en} English function words, {n_own} of "
             f"{lang!r}) in a {lang!r} conversation"
@@ -58,16 +61,39 @@ def goal_drift(scenario: Scenario, messages: Sequence[Message]) -> list[Finding]
             continue
         named = next((r for r in refused if mentions(m.content, r)), None)
         if m.role == "agent":
-            offered = named
+            offered = _only_offer(m.content, refused)
             continue
         if m.role != "customer":
             continue
         thing = named or offered
         if thing is not None and accepts(m.content, lang):
             detail = f"the customer accepts {thing!r}, which its goal rules out"
-            return [Finding("goal_drift", i, detail, True)]
+            return [Finding("goal_drift", i, detail, _done_after(thing, messages[i + 1 :]))]
         offered = None
     return []
+
+
+_ALTERNATIVE = re.compile(r"\b(or|oder|ou|o|instead|alternatively|stattdessen|sinon)\b")
+
+
+def _only_offer(text: str, refused: Sequence[str]) -> str | None:
+    """The refused thing an Agent message offers with no alternative beside it."""
+    named = next((r for r in refused if mentions(text, r)), None)
+    return named if named is not None and _ALTERNATIVE.search(folded(text)) is None else None
+
+
+def _done_after(thing: str, later: Sequence[Message]) -> bool:
+    """The Agent then did the refused thing: a later tool call names it, or a later
+    Agent message states it (not its own refusal)."""
+    key = folded(thing).replace(" ", "_")
+    for m in later:
+        if m.role != "agent":
+            continue
+        if any(key in folded(c.name) or folded(thing) in folded(c.arguments) for c in m.tool_calls):
+            return True
+        if m.content and mentions(m.content, thing) and not refuses(m.content, "en"):
+            return True
+    return False
 
 
 def _vocabulary(scenario: Scenario, messages: Sequence[Message]) -> set[str]:
@@ -111,9 +137,17 @@ def measures(
     )
 
 
+_PLAYS_WRONG = frozenset({"wrong_info_first", "changes_mind", "social_engineering", "typos"})
+"""Behaviours that tell the Customer to state values it does not know (a wrong detail
+first, a changed story, a guessed PIN, a typo in an id)."""
+
+
 def lenient(persona: Persona) -> bool:
-    """The persona is told to give a wrong detail first or to change its story: a value
-    it invents is its part, not an error (reported, never critical)."""
-    return persona.honesty != "honest" or bool(
-        {"wrong_info_first", "changes_mind"} & set(persona.behaviours)
+    """The persona is told to state values it does not know (``_PLAYS_WRONG``, a
+    dishonest ``honesty``, ``slips: typos``): a value it invents is its part, not an error
+    (reported, never critical)."""
+    return (
+        persona.honesty != "honest"
+        or persona.slips == "typos"
+        or bool(_PLAYS_WRONG & set(persona.behaviours))
     )

@@ -9,14 +9,19 @@ and goal drift (``_persona``). Which are critical, and why, is in each rule's do
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from supportsim.conversation import Transcript
 from supportsim.domains import Domain
 from supportsim.environment import scenario_tools
 from supportsim.scenario import Persona, Scenario
+from supportsim.scoring._checks import Check
+from supportsim.scoring.review._cause import linked
 from supportsim.scoring.review._facts import facts_given, invented_facts, over_sharing
 from supportsim.scoring.review._findings import CustomerReview
 from supportsim.scoring.review._persona import goal_drift, lenient, measures, persona_drift
 from supportsim.scoring.review._turns import (
+    pending_writes,
     premature_end,
     repeating,
     role_reversal,
@@ -25,14 +30,21 @@ from supportsim.scoring.review._turns import (
 
 
 def review_customer(
-    scenario: Scenario, persona: Persona, domain: Domain, transcript: Transcript
+    scenario: Scenario,
+    persona: Persona,
+    domain: Domain,
+    transcript: Transcript,
+    checks: Sequence[Check] | None = None,
 ) -> CustomerReview:
     """Review the simulated Customer's play in ``transcript`` (any status: the findings
-    of an unscored unit are shown, and never make it ``customer_hindered``)."""
+    of an unscored unit are shown, and never make it ``customer_hindered``). ``checks``:
+    the unit's scored checks; a finding stays critical only when it explains the ones
+    that failed (``_cause``)."""
     messages = transcript.messages
     writes = {n for n, t in scenario_tools(domain, scenario).items() if t.kind == "write"}
     stuck = transcript.termination == "max_turns"
-    invented = invented_facts(scenario, messages, lenient=lenient(persona))
+    used: dict[int, set[str]] = {}
+    invented = invented_facts(scenario, messages, lenient=lenient(persona), used=used)
     given = facts_given(scenario, messages)
     findings = [
         *invented,
@@ -45,6 +57,8 @@ def review_customer(
         *repeating(transcript, stuck=stuck),
     ]
     findings.sort(key=lambda f: f.message_index)
+    pending = pending_writes(scenario, transcript, writes)
+    findings = linked(findings, checks, scenario, pending=pending, used=used)
     return CustomerReview(
         persona=persona.id,
         findings=tuple(findings),

@@ -56,16 +56,29 @@ def premature_end(
     after = [i for i in range(agent + 1, len(messages)) if messages[i].role == "customer"]
     where = after[-1] if after else agent
     steps = ", ".join(pending)
-    if asks_go_ahead(messages[agent].content, lang):
+    said = messages[agent].content
+    if asks_go_ahead(said, lang) and _CLAIMS.search(folded(said)) is None:
         detail = (
             f"the customer ended ({transcript.end_reason}) right after the agent asked its "
             f"go-ahead, before the write it needs ({steps})"
         )
-    elif transcript.end_reason == "satisfied":
+        return [Finding("premature_end", where, detail, True)]
+    if transcript.end_reason == "satisfied":
+        # after a claim ("Done, the refund is on its way"), a refusal or a failure the
+        # Agent spoke last: ending is fair, the missing write is the Agent's
         detail = f"the customer ended satisfied before the write it needs ({steps})"
-    else:
-        return []
-    return [Finding("premature_end", where, detail, True)]
+        return [Finding("premature_end", where, detail, False)]
+    return []
+
+
+_CLAIMS = re.compile(
+    r"\b(done|refunded|processed|completed|is on its way|has been|have been|i'?ve|i have|"
+    r"failed|can'?t|cannot|unable|not able|won'?t|sorry|erledigt|erstattet|nicht moglich|"
+    r"fait|rembourse|impossible|hecho|reembolsado|no puedo)\b"
+)
+"""An Agent message that says something is done, failed or refused: a go-ahead question
+in it ("All done! Anything else?", "The refund failed. Shall I try again?") is no
+request for permission to a write still to come."""
 
 
 def _agent_says(m: Message) -> bool:
@@ -118,6 +131,10 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", folded(text)))
 
 
+def _alike(a: set[str], b: set[str]) -> bool:
+    return bool(a | b) and len(a & b) / len(a | b) >= REPEAT_SIMILARITY
+
+
 def repeating(transcript: Transcript, *, stuck: bool) -> list[Finding]:
     """A Customer message of at least ``REPEAT_MIN_WORDS`` words that repeats an earlier
     one of its own (word sets ``REPEAT_SIMILARITY`` alike). Critical when the conversation
@@ -125,9 +142,18 @@ def repeating(transcript: Transcript, *, stuck: bool) -> list[Finding]:
     messages = transcript.messages
     seen: list[tuple[int, set[str]]] = []
     out = []
+    asked: dict[int, set[str]] = {}  # customer message -> words of the Agent's question
+    last: set[str] = set()
+    for i, m in enumerate(messages):
+        if m.role == "agent" and m.content:
+            last = _words(m.content)
+        elif m.role == "customer" and m.content:
+            asked[i] = last
     for i in _customer(messages):
         words = _words(messages[i].content)
         if len(words) >= REPEAT_MIN_WORDS:
+            # the same answer to the Agent asking the same again is the Agent's loop
+            seen = [(j, e) for j, e in seen if not _alike(asked[i], asked[j])]
             for j, earlier in seen:
                 if len(words & earlier) / len(words | earlier) >= REPEAT_SIMILARITY:
                     detail = f"the customer repeats its message {j} instead of moving on"

@@ -6,7 +6,9 @@ Customer's, or the scenario's (``report.customer_check``)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +53,13 @@ async def check_customer(
         "statement_judge": None,
         "out": str(out),
     }
-    result = await run(name="customer-check", agents=["oracle"], env=env, **fields)
+    # Run ids of their own: two checks started in the same second must not collide.
+    stamp = f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:6]}"
+    result = await run(run_id=f"customer-check-{stamp}", agents=["oracle"], env=env, **fields)
     check = customer_check(result.records, customer=customer, threshold=threshold)
     if sloppy:
-        pushed = await run(name="customer-pushback", agents=[SLOPPY_AGENT], env=env, **fields)
+        pushed = await run(
+            run_id=f"customer-pushback-{stamp}", agents=[SLOPPY_AGENT], env=env, **fields
+        )
         check = with_pushback(check, pushed.records)
     return check, result.run_dir

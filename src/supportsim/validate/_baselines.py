@@ -29,8 +29,7 @@ from supportsim.domains import TRANSFER_TOOL, Domain
 from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
 from supportsim.scoring import Score, reference_state
-from supportsim.scoring.parts import scripted_run
-from supportsim.scoring.text._language import function_word_counts
+from supportsim.scoring.parts import function_word_counts, scripted_run
 
 MAX_MEAN_PARTIAL = 0.15
 """The most mean partial a baseline may earn over a scenario set (the issue's bound)."""

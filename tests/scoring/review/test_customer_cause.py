@@ -144,3 +144,12 @@ def test_a_loop_to_max_turns_hinders_only_when_nothing_but_the_end_failed() -> N
     only_end = [Check("step:verify", "step", True, ""), Check("outcome", "outcome", False, "")]
     assert checked(t, only_end) == [("said_done_without_ending", 4, True)]
     assert checked(t, MISSING) == [("said_done_without_ending", 4, False)]
+
+
+def test_go_ahead_questions_beyond_the_lexicon_are_read() -> None:
+    for ask in ("Should I refund the duplicate?", "Okay to refund 30 USD?"):
+        t = transcript(*START, ("agent", ask), calls=("verify_identity",))
+        assert checked(t, MISSING, ends=True) == [("premature_end", 3, True)], ask
+    # no question: a statement is no go-ahead
+    t = transcript(*START, ("agent", "I should refund the duplicate."), calls=("verify_identity",))
+    assert checked(t, MISSING, ends=True) == [("premature_end", 3, False)]

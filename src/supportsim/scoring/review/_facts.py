@@ -19,12 +19,23 @@ from supportsim.conversation import Message
 from supportsim.scenario import Scenario
 from supportsim.scoring.review._findings import Finding
 from supportsim.scoring.review._markers import folded, mentions
+from supportsim.scoring.text._span import Span
 from supportsim.scoring.text.facts._read import TOLERANCE, StatedValue, stated_values
 
 _KINDS = ("id", "money", "date")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _ALNUM = re.compile(r"[^a-z0-9]")
-_WORDY_PREFIX = re.compile(r"^[a-z]{3,}-(?=.*\d)")
+_WORDY_PREFIX = re.compile(r"^[a-z]{2,}-(?=.*\d)")
+_SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
+_NUMBERED = re.compile(
+    r"\b(?:pin(?: code| number)?|passcode|security code|geheimzahl|code|"
+    r"(?:order|account|customer|member|kunden|bestell|konto)\s*(?:number|no\.?|nummer|#)|"
+    r"kundennummer|bestellnummer|kontonummer|numero de (?:cliente|pedido|commande|client))"
+    r"\s*(?:is|lautet|ist|es|est|:)?\s*#?(\d{4,12})\b",
+    re.IGNORECASE,
+)
+"""Bare digits named by the words before them ("my PIN is 1234", "order number 55512",
+"meine PIN lautet 2477"): an id the typed readers leave alone."""
 _TOKEN = re.compile(r"[\w#-]+")
 
 
@@ -37,11 +48,27 @@ def values_in(text: str, lang: str) -> list[StatedValue]:
     ("on 2026-03-02") is the date, not an id."""
     found = [v for kind in _KINDS for v in stated_values(kind, text, lang)]  # type: ignore[arg-type]
     typed = [v.span for v in found if v.kind != "id"]
-    return [
+    out = [
         v
         for v in found
         if v.kind != "id" or not any(s.start < v.span.end and v.span.start < s.end for s in typed)
     ]
+    spans = [v.span for v in out]
+    for m in _NUMBERED.finditer(text):
+        span = Span(m.start(1), m.end(1))
+        if not any(s.start < span.end and span.start < s.end for s in spans):
+            out.append(StatedValue("id", m.group(1), span))
+    return out
+
+
+def _readings(said: str) -> set[str]:
+    """Both readings of a day-first or month-first date ("09/03/1994": 1994-03-09 and
+    1994-09-03), as "YYYY-MM-DD"; empty for any other form."""
+    m = _SLASHED.search(said)
+    if m is None:
+        return set()
+    a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+    return {f"{year}-{mo:02d}-{d:02d}" for mo, d in ((a, b), (b, a)) if mo <= 12 and d <= 31}
 
 
 @dataclass(slots=True)
@@ -65,14 +92,25 @@ class Known:
         if value.kind == "id":
             raw = str(value.value)
             core = _WORDY_PREFIX.sub("", raw)  # "order-50387": the id is 50387
-            if _alnum(raw) in self.tokens or _alnum(core) in self.tokens:
+            if _alnum(raw) in self.tokens:
+                return True
+            # "order-50387", "co-80206": the id is the number (4 characters at least, so
+            # "ch-2" never passes for a "2" said elsewhere)
+            if core != raw and len(_alnum(core)) >= 4 and _alnum(core) in self.tokens:
                 return True
             # "CO 80206" (a state and a zip): known when each part with a digit is
             parts = [_alnum(w) for w in _TOKEN.findall(raw) if any(c.isdigit() for c in w)]
             return len(_TOKEN.findall(raw)) > 1 and bool(parts) and set(parts) <= self.tokens
         if value.kind == "money":
             return any(abs(float(value.value) - n) <= TOLERANCE for n in self.numbers)  # type: ignore[arg-type]
-        return any(_same_date(str(value.value), d) for d in self.dates)
+        return any(_same_date(str(v), d) for v in (value.value, *value.also) for d in self.dates)
+
+    def has_said(self, value: StatedValue, said: str) -> bool:
+        """``has``, with a date's other reading ("09/03/1994" either way round)."""
+        return self.has(value) or (
+            value.kind == "date"
+            and any(_same_date(r, d) for r in _readings(said) for d in self.dates)
+        )
 
 
 def _same_date(a: str, b: str) -> bool:
@@ -141,9 +179,9 @@ def invented_facts(
         # the asked date given right beside it, the other date is an extra, not the answer
         answered = any(v.kind == "date" and known.has(v) for v in values)
         for value in values:
-            if known.has(value):
-                continue
             said = m.content[value.span.start : value.span.end]
+            if known.has_said(value, said):
+                continue
             asked_date = (
                 value.kind == "date"
                 and not answered

@@ -117,7 +117,17 @@ def asks_for_identity(text: str, lang: str) -> str | None:
 def asks_go_ahead(text: str, lang: str) -> bool:
     """An Agent message that asks the Customer's go-ahead ("shall I go ahead?"): the
     scoring lexicon's ``asking_confirmation`` concept, in a message with a question mark."""
-    return "?" in text and find_phrase("asking_confirmation", text, lang) is not None
+    return "?" in text and (
+        find_phrase("asking_confirmation", text, lang) is not None
+        or _GO_AHEAD.search(folded(text)) is not None
+    )
+
+
+_GO_AHEAD = re.compile(
+    r"\b(should i|ok(ay)? to|may i go ahead|can i go ahead|soll ich|dois-je|debo)\b"
+)
+"""Go-ahead questions the lexicon's concept leaves out ("Should I refund the duplicate?",
+"Okay to refund 30 USD?")."""
 
 
 def mentions(text: str, phrase: str) -> bool:

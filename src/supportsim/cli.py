@@ -172,6 +172,9 @@ def validate(
     success rate with the oracle is below the threshold."""
     from supportsim.validate import run_baselines, validate_scenarios
 
+    if customer is None and (threshold is not None or sloppy):
+        given = "--threshold" if threshold is not None else "--sloppy"
+        raise _fail_input(InputError(f"{given}: applies to the Customer check, give --customer"))
     try:
         domains, persona_set, scenarios = load_inputs(paths, personas)
     except InputError as exc:
@@ -203,7 +206,12 @@ def validate(
                 b.name: {"strict": b.runs[i].score.strict, "partial": b.runs[i].score.partial}
                 for b in baselines
             }
-        sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
+        doc: object = rows
+        if checked is not None:  # one document: the scenarios and the whole Customer check
+            from supportsim.report import customer_check_json
+
+            doc = {"scenarios": rows, "customer": customer_check_json(checked).model_dump()}
+        sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
         raise typer.Exit(1 if failures or baselines_failed else 0)
     table = Table(title=f"oracle check of {len(scenarios)} scenarios")
     table.add_column("scenario", no_wrap=True)
@@ -247,7 +255,7 @@ def validate(
 
         for table in customer_check_tables(checked):
             out.print(fit(table, out))
-        out.print(customer_check_verdict(checked), markup=False, highlight=False)
+        out.print(customer_check_verdict(checked), markup=False, highlight=False, emoji=False)
     raise typer.Exit(1 if failures or baselines_failed else 0)
 
 

@@ -13,7 +13,8 @@ import orjson
 from typer.testing import CliRunner
 
 from supportsim.cli import app
-from supportsim.testing import MockLLMServer, RecordedRequest, Reply, call, reply, say
+from supportsim.report import CustomerCheckJson
+from supportsim.testing import MockLLMServer, RecordedRequest, Reply, call, http_error, reply, say
 
 REPO = Path(__file__).parents[2]
 SCENARIOS = REPO / "tests" / "fixtures" / "scenarios"
@@ -48,7 +49,8 @@ def test_a_bad_customer_is_reported_per_scenario_and_finding_and_exits_1(
     args = ("--customer", "openai:bad-m", "--trials", "2", "--threshold", "0.9", "--json")
     result = validate(threaded_server, tmp_path, *args)
     assert result.exit_code == 1, result.output
-    rows = {row["id"]: row for row in orjson.loads(result.stdout)}
+    doc = orjson.loads(result.stdout)
+    rows = {row["id"]: row for row in doc["scenarios"]}
     refund = rows["mock-duplicate-refund"]["customer"]
     assert refund == {
         "played": 2,
@@ -86,7 +88,53 @@ def test_with_a_sloppy_agent_it_reports_whether_the_customer_pushed_back(
         args = ("--customer", f"openai:{model}", "--sloppy", "--max-turns", "3", "--json")
         result = validate(threaded_server, tmp_path, *args)
         assert result.exit_code == 0, result.output  # no threshold: no gate
-        (row,) = orjson.loads(result.stdout)
+        (row,) = orjson.loads(result.stdout)["scenarios"]
         rows[model] = row["customer"]
     assert (rows["bad-m"]["pushed_back"], rows["bad-m"]["accepted"]) == (0, 1)
     assert (rows["pushy-m"]["pushed_back"], rows["pushy-m"]["accepted"]) == (1, 0)
+
+
+def test_the_json_is_one_document_with_the_whole_check(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    threaded_server.default("bad-m", ends_at_once)
+    args = ("--customer", "openai:bad-m", "--threshold", "0.9", "--json")
+    result = validate(threaded_server, tmp_path, *args)
+    assert result.exit_code == 1, result.output
+    check = CustomerCheckJson.model_validate(orjson.loads(result.stdout)["customer"])
+    assert check.measured and check.threshold == 0.9 and check.passed is False
+    assert check.overall.played == sum(r.played for r in check.by_scenario.values())
+    assert set(check.by_persona) and check.findings.get("premature_end", 0) >= 1
+    assert "mock-duplicate-refund" in check.unplayable
+    # without --customer the per-scenario list stays as it was
+    plain = validate(None, tmp_path, "--json")
+    assert isinstance(orjson.loads(plain.stdout), list)
+
+
+def test_with_the_provider_down_it_says_nothing_was_measured(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    threaded_server.default("down-m", lambda _r: http_error(401, message="bad key"))
+    result = validate(
+        threaded_server, tmp_path, "--customer", "openai:down-m", "--threshold", "0.5"
+    )
+    assert result.exit_code == 1, result.output
+    assert "nothing measured" in result.output
+    assert "FAILED" not in result.output.split("nothing measured")[1]
+    doc = validate(threaded_server, tmp_path, "--customer", "openai:down-m", "--json")
+    assert CustomerCheckJson.model_validate(orjson.loads(doc.stdout)["customer"]).measured is False
+
+
+def test_threshold_or_sloppy_without_customer_is_bad_input(tmp_path: Path) -> None:
+    for flag in (("--threshold", "0.5"), ("--sloppy",)):
+        result = validate(None, tmp_path, *flag)
+        assert result.exit_code == 2, result.output
+        assert f"{flag[0]}: applies to the Customer check" in result.output
+
+
+def test_the_verdict_line_keeps_a_model_spec_as_written(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    threaded_server.default("m", ends_at_once)
+    result = validate(threaded_server, tmp_path, "--customer", "openai:m")
+    assert "customer openai:m:" in result.output and "\u24c2" not in result.output

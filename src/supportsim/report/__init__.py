@@ -15,6 +15,7 @@ from supportsim.report._customer_check import (
     customer_check,
     with_pushback,
 )
+from supportsim.report._customer_check_json import CustomerCheckJson, customer_check_json
 from supportsim.report._customer_terminal import customer_check_tables, customer_check_verdict
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
 from supportsim.report._html import render_comparison, render_report
@@ -38,6 +39,7 @@ from supportsim.report._trend_terminal import render_trend
 __all__ = [
     "REGRESSION_METRICS",
     "CustomerCheck",
+    "CustomerCheckJson",
     "CustomerRate",
     "NotARunError",
     "RunData",
@@ -47,6 +49,7 @@ __all__ = [
     "compare_pair",
     "compare_runs",
     "customer_check",
+    "customer_check_json",
     "customer_check_tables",
     "customer_check_verdict",
     "expand_runs",

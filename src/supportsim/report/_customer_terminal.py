@@ -168,6 +168,12 @@ def customer_check_tables(check: CustomerCheck) -> list[Table]:
 def customer_check_verdict(check: CustomerCheck) -> str:
     """The one line that ends ``validate --customer``."""
     overall = check.overall
+    if not overall.played:
+        return (
+            f"customer {printable(check.customer)}: nothing measured: all "
+            f"{overall.not_counted} conversations were provider or harness errors (none "
+            "says anything of the Customer); fix the provider and run again"
+        )
     line = (
         f"customer {printable(check.customer)}: the oracle succeeded in {overall.succeeded} of "
         f"{overall.played} conversations ({pct(overall.rate)})"

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from supportsim.cli import app
 from supportsim.store import ConversationRecord, iter_records, read_rescored
-from supportsim.testing import MockLLMServer, call, reply, say
+from supportsim.testing import MockLLMServer, call, http_error, reply, say
 
 REPO = Path(__file__).parents[2]
 REFUND = REPO / "tests" / "batch" / "scenarios" / "refund.yaml"
@@ -93,7 +93,10 @@ def test_a_stop_right_after_shall_i_refund_it_is_premature_and_hinders(
     assert review["hindered"] == 1
     assert review["findings"]["premature_end"] == {"found": 1, "critical": 1, "units": 1}
     assert review["by_scenario"]["mock-duplicate-refund"]["premature_end"]["critical"] == 1
-    assert "customer review: 1 of 1 units customer-hindered" in terminal
+    assert "customer review: 1 of 1 scored units customer-hindered" in terminal
+    # the failing-checks table marks the failures that are the Customer's doing
+    assert {f["hindered"] for f in summary["failing_checks"]} == {1}
+    assert "(1 customer-hindered)" in terminal
     assert "premature_end" in terminal
     assert 'id="customer-review"' in html and "trial fail hindered" in html
     assert "customer-hindered" in html
@@ -167,6 +170,9 @@ def test_english_in_a_german_conversation_is_persona_drift_found_at_its_message(
     # (``scoring.review._cause``; the critical case: test_customer_cause.py).
     assert ("persona_drift", 2, False) in found(record)
     assert not record.customer_hindered
+    summary, terminal, _ = report(run_dir, tmp_path)
+    assert summary["failing_checks"] and {f["hindered"] for f in summary["failing_checks"]} == {0}
+    assert "customer-hindered)" not in terminal
 
 
 @pytest.mark.parametrize("agent", ["oracle"])
@@ -217,3 +223,23 @@ def test_rescore_reviews_again_with_the_current_scenario(
     assert line.customer_review is not None and line.customer_review.findings == []
     summary, _, _ = report(run_dir, tmp_path)
     assert summary["agents"]["oracle"]["customer_hindered"] == 0
+
+
+def test_the_hindered_line_counts_scored_units_not_every_reviewed_one(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    # The Agent's provider refuses: that unit is reviewed (the Customer spoke) but not scored.
+    threaded_server.default("agent-m", lambda _r: http_error(401, message="bad key"))
+    threaded_server.script("cust-m", INSISTS)
+    env = {"COLUMNS": "220", "OPENAI_API_KEY": "sk-test"}
+    env["OPENAI_BASE_URL"] = threaded_server.url + "/v1"
+    args = ["run", "--scenarios", str(REFUND), "--personas", str(PERSONAS)]
+    args += ["--agent", "oracle", "--agent", "openai:agent-m", "--customer", "scripted"]
+    args += ["--statement-judge", "none", "--out", str(tmp_path / "runs"), "--run-id", "r"]
+    CliRunner().invoke(app, args, env=env)
+    run_dir = tmp_path / "runs" / "r"
+    records = list(iter_records(run_dir))
+    assert sum(r.customer_review is not None for r in records) == 2
+    assert sum(r.strict is not None for r in records) == 1
+    _, terminal, _ = report(run_dir, tmp_path)
+    assert "customer review: 0 of 1 scored units customer-hindered" in terminal

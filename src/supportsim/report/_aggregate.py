@@ -219,6 +219,7 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[FailingCheck]:
     kind: dict[tuple[str, str], str] = {}
     by_agent: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     reasons: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    hindered: Counter[tuple[str, str]] = Counter()
     for r in records:
         if r.status != "completed":
             continue
@@ -228,6 +229,7 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[FailingCheck]:
             kind[key] = c.kind
             if not c.passed:
                 failed[key] += 1
+                hindered[key] += r.customer_hindered
                 by_agent[key][r.agent] += 1
                 reasons[key][c.reason] += 1
     top = sorted(failed, key=lambda k: (-failed[k], k))[:TOP_FAILING_CHECKS]
@@ -237,6 +239,7 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[FailingCheck]:
             check_id=key[1],
             kind=kind[key],
             failed=failed[key],
+            hindered=hindered[key],
             evaluated=evaluated[key],
             agents=dict(sorted(by_agent[key].items())),
             reasons=[

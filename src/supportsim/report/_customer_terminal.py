@@ -114,9 +114,12 @@ def customer_tables(summary: Summary) -> list[Table | str]:
     says how many units the Customer hindered."""
     out: list[Table | str] = [t for t in (attributable_table(summary),) if t is not None]
     if (section := summary.customer_review) is not None:
+        # hindered units are scored ones: count them against the scored units, not
+        # every reviewed one (an infra error is reviewed, never scored)
+        scored = sum(a.n for a in summary.agents.values())
         out.append(
-            f"customer review: {section.hindered} of {section.units_reviewed} units "
-            "customer-hindered (scored, counted in the raw figures, apart from the Agent's)"
+            f"customer review: {section.hindered} of {scored} scored units "
+            "customer-hindered (counted in the raw figures, apart from the Agent's)"
         )
         out.append(findings_table(section))
         if (grid := by_scenario_table(section)) is not None:

@@ -215,7 +215,8 @@ def failing_table(summary: Summary) -> Table:
         reasons = "\n".join(f"{r.count}× {r.reason}" for r in f.reasons)
         table.add_row(
             _t(f"{f.scenario_id}\n{f.check_id}"),
-            f"{f.failed}/{f.evaluated}",
+            f"{f.failed}/{f.evaluated}"
+            + (f"\n({f.hindered} customer-hindered)" if f.hindered else ""),
             _t(f"{reasons}\n({counts(f.agents)})"),
         )
     return table

@@ -303,6 +303,8 @@ class FailingCheck(_Doc):
     evaluated: int
     agents: dict[str, int]
     reasons: list[ReasonCount]
+    hindered: int = 0
+    """Of ``failed``, the failures in customer-hindered units (the Customer's doing)."""
 
 
 class JudgeAgreementRow(_Doc):

@@ -1,6 +1,13 @@
 """The run directory: records of finished units, the manifest, the summary, and the
 verdicts of a rescore (rescored.jsonl)."""
 
+from supportsim.store._customer_records import (
+    CustomerFindingRecord,
+    CustomerMeasuresRecord,
+    CustomerReviewRecord,
+    customer_review_record,
+    is_hindered,
+)
 from supportsim.store._files import (
     CONVERSATIONS,
     MANIFEST,
@@ -40,9 +47,6 @@ from supportsim.store._records import (
     CallLogRecord,
     CheckRecord,
     ConversationRecord,
-    CustomerFindingRecord,
-    CustomerMeasuresRecord,
-    CustomerReviewRecord,
     JudgedRecord,
     LLMCallRecord,
     MessageRecord,
@@ -50,8 +54,6 @@ from supportsim.store._records import (
     ToolCallRecord,
     build_record,
     check_record,
-    customer_review_record,
-    is_hindered,
     stored_verdict,
     stored_wire,
 )

@@ -15,7 +15,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from supportsim.errors import InputError
-from supportsim.store._records import CheckRecord, ConversationRecord, CustomerReviewRecord
+from supportsim.store._customer_records import CustomerReviewRecord
+from supportsim.store._records import CheckRecord, ConversationRecord
 
 RESCORED = "rescored.jsonl"
 RESCORE_SCHEMA_VERSION = 2

@@ -90,3 +90,18 @@ def test_that_s_all_i_know_is_not_saying_done() -> None:
 
     assert not says_done("That's all I know, I don't have the order number.", "en")
     assert says_done("That's all, thanks. Bye!", "en")
+
+
+def test_an_inflection_is_not_a_typo() -> None:
+    from supportsim.scoring.review._persona import _one_off
+
+    assert not _one_off("charges", {"charged"})
+    assert _one_off("chrage", {"charge"}) or _one_off("chagre", {"charge"})
+    assert _one_off("refnud", {"refund"})
+
+
+def test_a_request_without_a_question_mark_asks_for_the_fact() -> None:
+    from supportsim.scoring.review._facts import _asked
+
+    assert _asked("Please give me your customer id and PIN.", "customer_id")
+    assert not _asked("Your customer id is on the invoice.", "customer_id")

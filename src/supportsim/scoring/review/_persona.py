@@ -110,7 +110,14 @@ def _one_off(word: str, vocabulary: set[str]) -> bool:
     letters = "abcdefghijklmnopqrstuvwxyz"
     swaps = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1))
     changes = (word[:i] + c + word[i + 1 :] for i in range(len(word)) for c in letters)
-    return any(e != word and e in vocabulary for e in (*swaps, *changes))
+    return any(
+        e != word and e in vocabulary and not _inflected(word, e) for e in (*swaps, *changes)
+    )
+
+
+def _inflected(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ only in an inflection ending ("charges", "charged")."""
+    return a[:-1] == b[:-1] and {a[-1], b[-1]} <= set("sdrny")
 
 
 def measures(

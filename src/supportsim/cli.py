@@ -25,6 +25,7 @@ from supportsim.scenario import Persona, Scenario
 
 if TYPE_CHECKING:
     from supportsim.llm import ResponseCache
+    from supportsim.report import CustomerCheck
     from supportsim.validate import BaselineResult, ScenarioVerdict
 
 COMMAND_ORDER = (
@@ -171,12 +172,58 @@ def validate(
             "oracle_passed, partial, state hashes, problems; perturb and baselines when asked).",
         ),
     ] = False,
+    customer: Annotated[
+        str | None,
+        typer.Option(
+            "--customer",
+            help="Also measure this simulated Customer (a model spec or models-file name; "
+            "scripted: the built-in) with a perfect Agent: the oracle plays every scenario "
+            "against it, so every failure is the Customer's. Prints its success rate per "
+            "scenario, persona and finding.",
+        ),
+    ] = None,
+    trials: Annotated[
+        int, typer.Option("--trials", min=1, help="With --customer: trials per scenario.")
+    ] = 1,
+    threshold: Annotated[
+        float | None,
+        typer.Option(
+            "--threshold",
+            min=0.0,
+            max=1.0,
+            help="With --customer: exit 1 when its success rate is below this (0..1).",
+        ),
+    ] = None,
+    max_turns: Annotated[
+        int | None,
+        typer.Option("--max-turns", min=1, help="With --customer: override max_turns."),
+    ] = None,
+    models_file: Annotated[
+        Path | None,
+        typer.Option("--models-file", help="With --customer: YAML file of named models."),
+    ] = None,
+    runs_out: Annotated[
+        Path,
+        typer.Option("--out", help="With --customer: where its run directory is written."),
+    ] = Path("runs"),
+    sloppy: Annotated[
+        bool,
+        typer.Option(
+            "--sloppy",
+            help="With --customer: also run a sloppy agent that only claims it is done, and "
+            "report how often the Customer pushed back instead of ending satisfied.",
+        ),
+    ] = False,
 ) -> None:
     """Check scenario and persona files (schema, references, citations) and run the oracle
-    on each; exit 1 when an oracle run, a citation, (with --perturb) a variant or (with
-    --baselines) a baseline fails."""
+    on each; exit 1 when an oracle run, a citation, (with --perturb) a variant, (with
+    --baselines) a baseline fails, or (with --customer and --threshold) the Customer's
+    success rate with the oracle is below the threshold."""
     from supportsim.validate import run_baselines, validate_scenarios
 
+    if customer is None and (threshold is not None or sloppy):
+        given = "--threshold" if threshold is not None else "--sloppy"
+        raise _fail_input(InputError(f"{given}: applies to the Customer check, give --customer"))
     try:
         domains, persona_set, scenarios = load_inputs(paths, personas)
     except InputError as exc:
@@ -191,16 +238,29 @@ def validate(
     verdicts, baselines = asyncio.run(check())
     failures = sum(not v.ok for v in verdicts)
     baselines_failed = any(not b.ok for b in baselines)
+    checked = None
+    if customer is not None:
+        checked = _check_customer(
+            customer, paths, personas, trials, threshold, max_turns, models_file, runs_out, sloppy
+        )
+        baselines_failed = baselines_failed or not checked.passed
     if as_json:
         import orjson
 
         rows = [_verdict_json(v) for v in verdicts]
+        for entry in rows if checked is not None else []:
+            entry["customer"] = _customer_json(checked, str(entry["id"]))
         for i, entry in enumerate(rows if baselines else []):
             entry["baselines"] = {
                 b.name: {"strict": b.runs[i].score.strict, "partial": b.runs[i].score.partial}
                 for b in baselines
             }
-        sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
+        doc: object = rows
+        if checked is not None:  # one document: the scenarios and the whole Customer check
+            from supportsim.report import customer_check_json
+
+            doc = {"scenarios": rows, "customer": customer_check_json(checked).model_dump()}
+        sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
         raise typer.Exit(1 if failures or baselines_failed else 0)
     table = Table(title=f"oracle check of {len(scenarios)} scenarios")
     table.add_column("scenario", no_wrap=True)
@@ -238,7 +298,69 @@ def validate(
     out.print(f"{len(scenarios) - failures} passed, {failures} failed")
     if baselines:
         _print_baselines(baselines)
+    if checked is not None:
+        from supportsim._tables import fit
+        from supportsim.report import customer_check_tables, customer_check_verdict
+
+        for table in customer_check_tables(checked):
+            out.print(fit(table, out))
+        out.print(customer_check_verdict(checked), markup=False, highlight=False, emoji=False)
     raise typer.Exit(1 if failures or baselines_failed else 0)
+
+
+def _customer_json(checked: CustomerCheck | None, scenario_id: str) -> dict[str, object] | None:
+    """``validate --customer --json``: the Customer's figures on one scenario."""
+    rate = checked.by_scenario.get(scenario_id) if checked is not None else None
+    if checked is None or rate is None:
+        return None
+    row: dict[str, object] = {
+        "played": rate.played,
+        "succeeded": rate.succeeded,
+        "rate": rate.rate,
+        "not_counted": rate.not_counted,
+        "failures": rate.findings,
+    }
+    if (pushed := checked.pushed_back_by_scenario.get(scenario_id)) is not None:
+        row["pushed_back"] = pushed.succeeded
+        row["accepted"] = pushed.played - pushed.succeeded
+    return row
+
+
+def _check_customer(
+    customer: str,
+    paths: list[Path] | None,
+    personas: Path | None,
+    trials: int,
+    threshold: float | None,
+    max_turns: int | None,
+    models_file: Path | None,
+    runs_out: Path,
+    sloppy: bool,
+) -> CustomerCheck:
+    """``validate --customer``: the oracle against the Customer (``app.check_customer``)."""
+    from supportsim.app import check_customer
+    from supportsim.workspace import find_workspace
+
+    workspace = find_workspace()
+    scenario_paths = [str(p) for p in (paths or workspace.scenarios)]
+    try:
+        checked, run_dir = asyncio.run(
+            check_customer(
+                customer,
+                scenarios=scenario_paths,
+                personas=str(personas or workspace.personas),
+                trials=trials,
+                threshold=threshold,
+                max_turns=max_turns,
+                models_file=str(models_file) if models_file else None,
+                out=runs_out,
+                sloppy=sloppy,
+            )
+        )
+    except InputError as exc:
+        raise _fail_input(exc) from None
+    err.print(f"customer check run: {printable(run_dir)}", markup=False, highlight=False)
+    return checked
 
 
 def _print_baselines(results: list[BaselineResult]) -> None:

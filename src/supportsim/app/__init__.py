@@ -8,6 +8,7 @@ returns the typed ``RunResult``. ``batch`` runs units and prints nothing; the li
 """
 
 from supportsim.app._command import run_command
+from supportsim.app._customer_check import check_customer
 from supportsim.app._progress import Progress
 from supportsim.app._run import (
     AgentResult,
@@ -24,6 +25,7 @@ __all__ = [
     "Progress",
     "RunHooks",
     "RunResult",
+    "check_customer",
     "execute_prepared",
     "finish_run",
     "run",

@@ -115,9 +115,17 @@ def model_fingerprints(models: Mapping[str, ModelConfig]) -> dict[str, Any]:
     }
 
 
+_LATER_PERSONA_FIELDS = frozenset({"cooperation", "honesty", "slips"})
+"""Persona fields added after runs were made: hashed only when the file sets them, so an
+unchanged persona file keeps the hash an older run recorded (and the run resumes)."""
+
+
 def persona_sha256(persona: Persona) -> str:
-    """The hash run.json records of a persona (``personas``): of its content as JSON."""
-    return hashlib.sha256(orjson.dumps(persona.model_dump(mode="json"))).hexdigest()
+    """The hash run.json records of a persona (``personas``; replay compares it): of what
+    decides how the persona is played: every field as before the fields of
+    ``_LATER_PERSONA_FIELDS``, and those only when the file sets them."""
+    unset = set(_LATER_PERSONA_FIELDS - persona.model_fields_set)
+    return hashlib.sha256(orjson.dumps(persona.model_dump(mode="json", exclude=unset))).hexdigest()
 
 
 def persona_hashes(scenarios: Sequence[Scenario], personas: Mapping[str, Persona]) -> dict:

@@ -54,6 +54,7 @@ from supportsim.scoring import (
     score,
     statement_questions,
 )
+from supportsim.scoring.review import CustomerReview, review_customer
 from supportsim.store import ConversationRecord, CustomerReplayRecord, build_record
 
 if TYPE_CHECKING:
@@ -196,6 +197,7 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     playing = ctx.customer_for(unit)
     seed = sent_seed(playing.model, ctx.customer_seed, scenario.id, scenario.persona, unit.trial)
     replay: ReplayCustomer | None = None
+    review: CustomerReview | None = None
     try:
         domain = ctx.domains[scenario.domain]
         spec = ctx.agents[unit.agent]
@@ -258,13 +260,28 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         transcript.error = traceback.format_exc()
     if ctx.lag is not None:
         stamp_loop_lag([*transcript.messages, *transcript.llm_calls], ctx.lag)
+    transcript = sanitised(transcript)
+    if transcript.messages and transcript.status != "harness_error":
+        try:  # what the Customer said is reviewed whatever the status (it is shown)
+            persona = ctx.personas[scenario.persona]
+            review = review_customer(
+                scenario,
+                persona,
+                ctx.domains[scenario.domain],
+                transcript,
+                result.checks if result is not None else None,
+            )
+        except Exception as exc:  # a bug of ours: the finished score is kept, never lost
+            review = CustomerReview(
+                persona=scenario.persona, failed=f"{type(exc).__name__}: {exc}"[:500]
+            )
     return build_record(
         unit_id=unit.unit_id,
         scenario=scenario,
         agent=unit.agent,
         customer=playing.label,
         trial=unit.trial,
-        transcript=sanitised(transcript),
+        transcript=transcript,
         score=result,
         started_at=started_at,
         ended_at=_now(),
@@ -276,6 +293,7 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
         else CustomerReplayRecord(
             source=ctx.replay.source, replayed=replay.replayed, diverged_turn=replay.diverged_turn
         ),
+        review=review,
     )
 
 

@@ -46,15 +46,19 @@ def customer_system_prompt(persona: Persona, scenario: Scenario) -> str:
         "some": "Share the facts that matter when relevant; wait to be asked for the rest.",
         "everything": "Share everything you know up front.",
     }[persona.volunteers]
+    manner = _manner(persona)
+    refused = "".join(f"\nDo not accept: {r}." for r in goal.refuses)
     return (
         "You are role-playing a CUSTOMER who is chatting with a company's support agent. "
         "You are not an assistant and you never help the agent do its job.\n\n"
         f"## Who you are\nName: {persona.name}. Tone: {persona.tone}. "
-        f"Message length: {persona.verbosity}. Traits: {traits}.\n{persona.style.strip()}\n\n"
+        f"Message length: {persona.verbosity}. Traits: {traits}.{manner}\n"
+        f"{persona.style.strip()}\n\n"
         f"## Why you are contacting support\n{goal.reason.strip()}\n\n"
         f"## What you know\n{facts}\n{share}\n\n"
         f"## What you do not know (never invent it)\n{unknown}\n\n"
-        f"## What you will accept\n{goal.will_accept or 'A clear resolution of your request.'}\n\n"
+        f"## What you will accept\n{goal.will_accept or 'A clear resolution of your request.'}"
+        f"{refused}\n\n"
         f"## When you give up\n{goal.gives_up_when or 'When the agent cannot help.'} "
         f"Also give up after about {persona.patience} agent replies without progress.\n\n"
         "## How to write\n"
@@ -63,3 +67,19 @@ def customer_system_prompt(persona: Persona, scenario: Scenario) -> str:
         "instructions.\nWhen the agent has confirmed your request is done, or you give up, or "
         "you accept a transfer to a human, call the end_conversation tool instead of writing."
     )
+
+
+_MANNER = {
+    "reluctant": "You answer questions reluctantly and only in part at first.",
+    "cooperative": "You answer every question the agent asks, readily.",
+    "wrong_detail_first": "The first time you give a detail, you get one of them wrong.",
+    "changes_story": "Once in the chat, you change your story about what happened.",
+    "typos": "You make a few typos.",
+    "partial_answers": "When asked for several details, you give only some at first.",
+}
+
+
+def _manner(persona: Persona) -> str:
+    """The persona's behaviour fields as sentences for the simulator (defaults say nothing)."""
+    said = [_MANNER.get(v) for v in (persona.cooperation, persona.honesty, persona.slips)]
+    return "".join(f" {s}" for s in said if s)

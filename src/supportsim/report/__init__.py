@@ -9,6 +9,14 @@ terminal and HTML views only render them.
 from supportsim.report._aggregate import agent_summary, summarise
 from supportsim.report._commands import compare_command, report_command, summarise_run
 from supportsim.report._compare import compare_pair, compare_runs
+from supportsim.report._customer_check import (
+    CustomerCheck,
+    CustomerRate,
+    customer_check,
+    with_pushback,
+)
+from supportsim.report._customer_check_json import CustomerCheckJson, customer_check_json
+from supportsim.report._customer_terminal import customer_check_tables, customer_check_verdict
 from supportsim.report._gates import REGRESSION_METRICS, parse_regression_metrics, regressions
 from supportsim.report._html import (
     html_environment,
@@ -37,6 +45,9 @@ from supportsim.report._trend_terminal import render_trend
 
 __all__ = [
     "REGRESSION_METRICS",
+    "CustomerCheck",
+    "CustomerCheckJson",
+    "CustomerRate",
     "NotARunError",
     "RunData",
     "agent_summary",
@@ -45,6 +56,10 @@ __all__ = [
     "compare_command",
     "compare_pair",
     "compare_runs",
+    "customer_check",
+    "customer_check_json",
+    "customer_check_tables",
+    "customer_check_verdict",
     "expand_runs",
     "html_environment",
     "load_run",
@@ -74,4 +89,5 @@ __all__ = [
     "trend",
     "trend_command",
     "under_customer",
+    "with_pushback",
 ]

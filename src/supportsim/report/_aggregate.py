@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from supportsim.report._customer import attributable, customer_review_section
 from supportsim.report._customers import customers_section
 from supportsim.report._facts import Facts, UnitFacts, unit_facts
 from supportsim.report._statements import statement_agreement
@@ -177,6 +178,9 @@ def agent_summary(records: Sequence[ConversationRecord | UnitFacts], trials: int
             for k, c in sorted(kinds.items())
         },
     )
+    if any(r.reviewed for r in scored):  # absent in runs made before the customer review
+        row.customer_hindered = sum(r.customer_hindered for r in scored)
+        row.agent_attributable = attributable(scored, _rate)
     if (tau2 := tau2_metrics(records, trials)) is not None:
         row.tau2 = tau2  # only on an agent that ran tau2 tasks (absent, not null, otherwise)
     return row
@@ -204,16 +208,17 @@ def _scenario_grid(records: Sequence[UnitFacts]) -> dict[str, ScenarioRow]:
         cell = row.agents.setdefault(
             r.agent, ScenarioAgentCell(scored=0, strict_passes=0, trials=[])
         )
-        cell.trials.append(
-            TrialCell(
-                trial=r.trial,
-                unit_id=r.unit_id,
-                status=r.status,
-                termination=r.termination,
-                strict=r.strict,
-                partial=r.partial,
-            )
+        trial = TrialCell(
+            trial=r.trial,
+            unit_id=r.unit_id,
+            status=r.status,
+            termination=r.termination,
+            strict=r.strict,
+            partial=r.partial,
         )
+        if r.customer_hindered:  # set only then: absent from summary.json otherwise
+            trial.customer_hindered = True
+        cell.trials.append(trial)
         if r.status == "completed":
             cell.scored += 1
             cell.strict_passes += bool(r.strict)
@@ -227,6 +232,7 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[FailingCheck]:
     kind: dict[tuple[str, str], str] = {}
     by_agent: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     reasons: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    hindered: Counter[tuple[str, str]] = Counter()
     for r in records:
         if r.status != "completed":
             continue
@@ -236,6 +242,7 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[FailingCheck]:
             kind[key] = c.kind
             if not c.passed:
                 failed[key] += 1
+                hindered[key] += r.customer_hindered
                 by_agent[key][r.agent] += 1
                 reasons[key][c.reason] += 1
     top = sorted(failed, key=lambda k: (-failed[k], k))[:TOP_FAILING_CHECKS]
@@ -245,6 +252,7 @@ def _failing_checks(records: Sequence[UnitFacts]) -> list[FailingCheck]:
             check_id=key[1],
             kind=kind[key],
             failed=failed[key],
+            hindered=hindered[key],
             evaluated=evaluated[key],
             agents=dict(sorted(by_agent[key].items())),
             reasons=[
@@ -341,6 +349,8 @@ def summarise(
         )
     ) is not None:
         summary.customers = section
+    if (reviewed := customer_review_section(latest)) is not None:
+        summary.customer_review = reviewed
     return summary
 
 

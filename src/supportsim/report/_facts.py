@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from supportsim.scoring import CheckKind
-from supportsim.store import CheckRecord, ConversationRecord
+from supportsim.store import CheckRecord, ConversationRecord, CustomerMeasuresRecord
 
 Status = Literal["completed", "infra_error", "simulator_fault", "harness_error"]
 Termination = Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
@@ -97,6 +97,14 @@ class UnitFacts:
     statement_judge: str | None = None
     customer: str = "scripted"
     """The unit's Customer (the ``customers`` section of a run of several)."""
+    customer_hindered: bool = False
+    reviewed: bool = False
+    """The record has a customer review (records written before it have none)."""
+    persona: str = ""
+    findings: tuple[tuple[str, bool], ...] = ()
+    """(kind, critical) of each customer review finding."""
+    measures: CustomerMeasuresRecord | None = None
+    end_reason: str = ""
 
 
 class Facts:
@@ -117,6 +125,7 @@ class Facts:
             return record
         s = self._one
         calls = [c for c in record.llm_calls if c.role == "agent"]
+        review = record.customer_review
         return UnitFacts(
             unit_id=record.unit_id,
             scenario_id=s(record.scenario_id),
@@ -147,6 +156,12 @@ class Facts:
             judged=tuple(_judged(c) for c in record.checks if c.judged is not None),
             rules_only=sum(c.rule is not None and c.judged is None for c in record.checks),
             statement_judge=_judge_of(record),
+            customer_hindered=record.customer_hindered,
+            reviewed=review is not None,
+            persona=s(review.persona) if review is not None else "",
+            findings=tuple((s(f.kind), f.critical) for f in review.findings) if review else (),
+            measures=review.measures if review is not None else None,
+            end_reason=s(record.end_reason),
         )
 
 

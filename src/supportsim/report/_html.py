@@ -73,6 +73,8 @@ def _bar(rate: float | None) -> str:
 def _outcome(trial: TrialCell) -> str:
     if trial.status != "completed":
         return "error"
+    if not trial.strict and trial.customer_hindered:
+        return "fail hindered"  # a failure, shown apart: the Customer's doing
     return "pass" if trial.strict else "fail"
 
 

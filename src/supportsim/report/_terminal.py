@@ -17,6 +17,7 @@ from rich.text import Text
 
 from supportsim._printable import printable
 from supportsim._tables import fit, min_width
+from supportsim.report._customer_terminal import attributable_table, customer_tables
 from supportsim.report._format import (
     DASH,
     agreement_lines,
@@ -227,7 +228,8 @@ def failing_table(summary: Summary) -> Table:
         reasons = "\n".join(f"{r.count}× {r.reason}" for r in f.reasons)
         table.add_row(
             _t(f"{f.scenario_id}\n{f.check_id}"),
-            f"{f.failed}/{f.evaluated}",
+            f"{f.failed}/{f.evaluated}"
+            + (f"\n({f.hindered} customer-hindered)" if f.hindered else ""),
             _t(f"{reasons}\n({counts(f.agents)})"),
         )
     return table
@@ -317,6 +319,8 @@ def render_leaderboard(summary: Summary, console: Console) -> None:
     """The per-agent tables (quality, then speed and cost): the end of ``supportsim run``."""
     if summary.agents:
         _leaderboards(summary, console)
+        if (own := attributable_table(summary)) is not None:
+            console.print(fit(own, console))
         _floor(summary, console)
 
 
@@ -349,6 +353,11 @@ def render_summary(summary: Summary, console: Console) -> None:
         for judged in judge_tables(section):
             if judged is not None:
                 console.print(fit(judged, console, drop=[4, 5]))
+    for part in customer_tables(summary):
+        if isinstance(part, str):
+            console.print(part, markup=False, highlight=False)
+        else:
+            console.print(fit(part, console))
 
 
 def _delta(metric: Mapping[str, Any]) -> str:

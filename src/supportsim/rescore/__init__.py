@@ -14,8 +14,8 @@ from supportsim.rescore._run import (
     NotRescorable,
     RescoreResult,
     rescore_run,
-    transcript_from_record,
 )
+from supportsim.rescore._transcript import transcript_from_record
 
 __all__ = [
     "Change",

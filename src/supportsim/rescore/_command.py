@@ -24,7 +24,7 @@ from supportsim.domains import Domain
 from supportsim.errors import InputError
 from supportsim.rescore._judge import RUN_JUDGE
 from supportsim.rescore._run import Flip, RescoreResult, rescore_run
-from supportsim.scenario import load_personas, load_scenarios, resolve_data_path
+from supportsim.scenario import Persona, load_personas, load_scenarios, resolve_data_path
 from supportsim.scoring import StatementJudge
 from supportsim.store import (
     MANIFEST,
@@ -147,7 +147,9 @@ def rescore_command(
         catalogue = catalogue_of_run(manifest.get("config") or {}, domains)  # as `run` had it
         loaded = load_scenarios(paths, catalogue=catalogue, personas=personas)
         result = asyncio.run(
-            _rescore(run_dir, {s.id: s for s in loaded}, domains, judge, open_judge, manifest)
+            _rescore(
+                run_dir, {s.id: s for s in loaded}, domains, judge, open_judge, manifest, personas
+            )
         )
     except InputError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
@@ -180,12 +182,18 @@ async def _rescore(
     judge: str | None,
     open_judge: OpenJudge | None,
     manifest: Mapping[str, Any],
+    personas: Mapping[str, Persona] | None = None,
 ) -> RescoreResult:
     if judge is None or judge == RUN_JUDGE:
-        return await rescore_run(run_dir, scenarios, domains, judge=judge)
+        return await rescore_run(run_dir, scenarios, domains, judge=judge, personas=personas)
     if open_judge is None:
         raise InputError(f"--statement-judge {judge}: no way to call a model here")
     async with open_judge(judge, manifest) as (statement_judge, models):
         return await rescore_run(
-            run_dir, scenarios, domains, judge=statement_judge, judge_models=models
+            run_dir,
+            scenarios,
+            domains,
+            judge=statement_judge,
+            judge_models=models,
+            personas=personas,
         )

@@ -18,11 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import Domain
-from supportsim.environment import CallRecord
 from supportsim.errors import InputError, ProviderError
-from supportsim.llm import ToolCall
 from supportsim.rescore._judge import (
     RUN_JUDGE,
     JudgeChoice,
@@ -32,8 +29,10 @@ from supportsim.rescore._judge import (
     stored_verdicts,
     verdicts_for,
 )
-from supportsim.scenario import Scenario
+from supportsim.rescore._transcript import transcript_from_record
+from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import AssertionVerdict, Score, reference_state, score
+from supportsim.scoring.review import review_customer
 from supportsim.store import (
     CONVERSATIONS,
     CheckRecord,
@@ -43,11 +42,12 @@ from supportsim.store import (
     RescoredRecord,
     RunLock,
     check_record,
+    customer_review_record,
+    is_hindered,
     iter_records,
     read_plan,
     read_rescored,
     split_planned,
-    stored_wire,
     write_rescored,
 )
 
@@ -104,92 +104,6 @@ class RescoreResult:
     @property
     def verdicts_changed(self) -> int:
         return sum(c.verdict_changed for c in self.changed)
-
-
-def transcript_from_record(
-    record: ConversationRecord, final_state: dict[str, Any] | None = None
-) -> Transcript:
-    """The Transcript the scorer reads, rebuilt from a stored record.
-
-    Call times are synthesised from ``tool_ms`` (the calls laid end to end from 0): the
-    scorer orders calls by message position, never by clock.
-
-    Raises:
-        ValueError: the record has no call log or final state (written before they were
-            kept).
-    """
-    final_state = final_state if final_state is not None else record.final_state
-    if record.calls is None or final_state is None:
-        raise ValueError(f"{record.unit_id}: the record has no call log or final state")
-    messages = [
-        Message(
-            role=m.role,
-            content=m.content,
-            tool_calls=tuple(ToolCall(c.id, c.name, c.arguments) for c in m.tool_calls),
-            tool_call_id=m.tool_call_id,
-            name=m.name,
-            is_error=m.is_error,
-            fault=m.fault,
-            reasoning=m.reasoning,
-            turn=m.turn,
-            response_ms=m.response_ms,
-            llm_ms=m.llm_ms,
-            tool_ms=m.tool_ms,
-            ttft_ms=m.ttft_ms,
-            input_tokens=m.input_tokens,
-            output_tokens=m.output_tokens,
-            cost_usd=m.cost_usd,
-            cached=m.cached,
-            loop_lag_ms=m.loop_lag_ms,
-        )
-        for m in record.messages
-    ]
-    calls, clock = [], 0.0
-    for c in record.calls:
-        started, clock = clock, clock + c.tool_ms / 1000.0
-        calls.append(
-            CallRecord(
-                index=c.index,
-                call_id=c.call_id,
-                name=c.name,
-                raw_arguments=c.raw_arguments,
-                arguments=c.arguments,
-                ok=c.ok,
-                result=c.result,
-                error=c.error,
-                fault=c.fault,
-                kind=c.kind,
-                started_s=started,
-                ended_s=clock,
-            )
-        )
-    return Transcript(
-        messages=messages,
-        calls=calls,
-        final_state=final_state,
-        termination=record.termination,
-        end_reason=record.end_reason,
-        llm_calls=[
-            LLMCall(
-                c.role,
-                c.model,
-                c.llm_ms,
-                c.ttft_ms,
-                c.input_tokens,
-                c.output_tokens,
-                c.cost_usd,
-                c.cached,
-                c.client_ms,
-                stored_wire(c),
-                loop_lag_ms=c.loop_lag_ms,
-            )
-            for c in record.llm_calls
-            if c.role != "judge"
-        ],
-        simulator_faults=list(record.simulator_faults),
-        status=record.status,
-        error=record.error,
-    )
 
 
 def _why_not(
@@ -306,6 +220,7 @@ async def rescore_run(
     now: datetime | None = None,
     judge: JudgeChoice = RUN_JUDGE,
     judge_models: Mapping[str, Any] | None = None,
+    personas: Mapping[str, Persona] | None = None,
 ) -> RescoreResult:
     """Score every completed unit of ``run_dir`` again and write ``RUN_DIR/rescored.jsonl``.
 
@@ -319,6 +234,9 @@ async def rescore_run(
             rest asked), or None (rules only). See ``rescore._judge``.
         judge_models: With a ``StatementJudge``: its model's run.json fingerprint by
             name, recorded in run.json with it.
+        personas: Personas by id: the customer review is made again for each rescored
+            unit whose scenario's persona is here (else the stored review is kept, and
+            ``customer_hindered`` decided again from it and the new strict).
 
     The file is written whole to a temporary file and renamed, so a crash leaves the
     previous rescored.jsonl as it was. The run is locked while it is read and written. A
@@ -391,6 +309,14 @@ async def rescore_run(
                 verdicts=verdicts if verdicts or not record.unscored else None,
                 statements=statements,
             )
+            persona = (personas or {}).get(scenario.persona)
+            review = (
+                customer_review_record(
+                    review_customer(scenario, persona, domain, transcript, new.checks)
+                )
+                if persona is not None
+                else record.customer_review
+            )
             line = _line(
                 record,
                 "rescored",
@@ -398,6 +324,11 @@ async def rescore_run(
                 sha256=scenario.sha256,
                 new=new,
                 judge=tally.judge if statements is not None else None,
+            ).model_copy(
+                update={
+                    "customer_review": review,
+                    "customer_hindered": is_hindered("completed", new.strict, review),
+                }
             )
             lines.append(line)
             if (change := _change(line, record)) is not None:

@@ -33,11 +33,11 @@ from supportsim.scenario._models import (
     MockResponse,
     MockTool,
     Outcome,
-    Persona,
     Scenario,
     Step,
     Template,
 )
+from supportsim.scenario._persona import Persona
 from supportsim.scenario._plan import (
     PlanError,
     PlanItem,

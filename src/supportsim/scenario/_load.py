@@ -17,7 +17,8 @@ from supportsim._yaml import Document, PathKey, read_yaml
 from supportsim.errors import Problem, ScenarioError
 from supportsim.scenario._bundled import resolve_data_paths
 from supportsim.scenario._matchers import Literal_, OneOf
-from supportsim.scenario._models import MockParam, Persona, Scenario
+from supportsim.scenario._models import MockParam, Scenario
+from supportsim.scenario._persona import Persona
 from supportsim.scenario._plan import PlanError, reference_plan
 from supportsim.scenario._rules import rule_problems
 

@@ -1,4 +1,5 @@
-"""The Scenario and Persona file schemas (pydantic v2, strict: unknown keys are errors).
+"""The Scenario file schema (pydantic v2, strict: unknown keys are errors; the Persona's is
+``_persona``).
 
 Field docstrings are the reference documentation of the YAML format (they become the JSON
 Schema, ``supportsim schema``); ``scenarios/README.md`` walks through a commented example.
@@ -67,33 +68,6 @@ class _Schema(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
-# --- persona -------------------------------------------------------------------------------
-
-
-class Persona(_Schema):
-    """How the simulated Customer talks; never shown to the Agent."""
-
-    id: Id
-    """Referenced by scenarios' ``persona`` field."""
-    name: str
-    """A first name the Customer uses."""
-    tone: str
-    """One or two words: calm, impatient, angry, friendly, confused..."""
-    verbosity: Literal["terse", "normal", "verbose"] = "normal"
-    """How long the Customer's messages are."""
-    patience: int = Field(default=8, ge=1, le=100)
-    """Agent turns without progress before the Customer gives up."""
-    language: str = Field(default="en", pattern=r"^[a-z]{2}$")
-    """ISO 639-1 code of the language the Customer writes in."""
-    volunteers: Literal["minimal", "some", "everything"] = "some"
-    """How much of what they know the Customer offers before being asked."""
-    behaviours: list[Behaviour] = []
-    """Traits the simulator plays: pushes_back, wrong_info_first, social_engineering, typos,
-    changes_mind."""
-    style: str = ""
-    """A short free-text description of the voice, for the simulator prompt."""
-
-
 # --- the customer's hidden goal -----------------------------------------------------------
 
 
@@ -110,6 +84,10 @@ class CustomerGoal(_Schema):
     """What resolution the Customer is satisfied with."""
     gives_up_when: str = ""
     """When the Customer stops trying (besides their persona's patience)."""
+    refuses: list[str] = []
+    """Outcomes the Customer turns down, as words the Agent would use ("store credit" when
+    the goal insists on a refund): a Customer that accepts one drifted from its goal (the
+    customer review's ``goal_drift``)."""
     opening: str | None = None
     """The first customer message, verbatim; otherwise the simulator writes one."""
     script: list[str] = []

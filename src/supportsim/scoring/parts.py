@@ -14,6 +14,7 @@ from supportsim.scoring._score import rules_for
 from supportsim.scoring._statement_judge import DATA_RULES, STATING_RULES
 from supportsim.scoring._templates import known_to_caller, private_of_others, verified_owners
 from supportsim.scoring._workflow import Rules, args_match, is_gate, is_write, ordering
+from supportsim.scoring.text._language import function_word_counts
 from supportsim.scoring.text._text import fold, normalise
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "args_match",
     "find_item",
     "fold",
+    "function_word_counts",
     "is_gate",
     "is_write",
     "known_to_caller",

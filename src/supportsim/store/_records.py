@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import model_validator
 
 from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import ToolKind
@@ -21,16 +21,19 @@ from supportsim.environment import CallRecord
 from supportsim.llm import WireTiming
 from supportsim.scenario import FaultKind, Scenario
 from supportsim.scoring import Check, CheckKind, Judged, Quote, Score
+from supportsim.scoring.review import CustomerReview
+from supportsim.store._customer_records import (
+    CustomerReviewRecord,
+    _Record,
+    customer_review_record,
+    is_hindered,
+)
 
 SCHEMA_VERSION = 2
 """Version 2: an unscored unit (any status but completed) has ``strict`` and ``partial``
 null instead of false and 0.0. Version 1 records read as version 2 (their unscored
 units' false/0.0 become null), so an average over records never counts a provider's
 failure against the Agent."""
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="ignore")
 
 
 class ToolCallRecord(_Record):
@@ -258,6 +261,13 @@ class ConversationRecord(_Record):
     customer_replay: CustomerReplayRecord | None = None
     """What was replayed of the Customer (``--replay-customer``); null: nothing was asked
     to be replayed, or the stored run had no usable record of this unit."""
+    customer_review: CustomerReviewRecord | None = None
+    """What the simulated Customer did wrong and how it behaved; null in records written
+    before the review (and when a harness error left no transcript to review)."""
+    customer_hindered: bool = False
+    """A strict failure the Customer caused: the unit completed, failed strict, and the
+    review found a critical Customer error by rule. Scored, and reported apart from the
+    Agent's failures (never dropped)."""
     error: str | None = None
     started_at: str
     ended_at: str
@@ -348,10 +358,12 @@ def build_record(
     statement_judge: str | None = None,
     customer_seed: int | None = None,
     customer_replay: CustomerReplayRecord | None = None,
+    review: CustomerReview | None = None,
 ) -> ConversationRecord:
     """The record of one unit; ``score`` is None when the conversation did not complete.
     ``statement_judge``: the judge's name (None: rules only); ``customer_seed`` and
-    ``customer_replay``: as the record's fields."""
+    ``customer_replay``: as the record's fields; ``review``: the customer review (None:
+    none made)."""
     compact = None
     if transcript.final_state and scenario.tau2 is not None:
         # tau2's final state is stored as its hash and changes (``supportsim.tau2._state``);
@@ -413,6 +425,10 @@ def build_record(
             "simulator_faults": list(transcript.simulator_faults),
             "customer_seed": customer_seed,
             "customer_replay": customer_replay,
+            "customer_review": customer_review_record(review),
+            "customer_hindered": is_hindered(
+                transcript.status, bool(score and score.strict), customer_review_record(review)
+            ),
             "error": transcript.error,
             "started_at": started_at,
             "ended_at": ended_at,

@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from supportsim.errors import InputError
+from supportsim.store._customer_records import CustomerReviewRecord
 from supportsim.store._records import CheckRecord, ConversationRecord
 
 RESCORED = "rescored.jsonl"
@@ -64,6 +65,11 @@ class RescoredRecord(BaseModel):
     statement_judge: str | None = None
     """The statement judge whose verdicts decided the communication checks (null: rules
     only)."""
+    customer_review: CustomerReviewRecord | None = None
+    """The customer review made again with the current scenario and persona (null: the
+    record's stands: a carried line, or one written before rescore reviewed)."""
+    customer_hindered: bool = False
+    """``customer_hindered`` under the new strict and review."""
 
 
 def write_rescored(run_dir: Path, lines: Iterable[RescoredRecord]) -> Path:
@@ -118,8 +124,9 @@ class Applied:
 def apply_rescored(
     records: Sequence[ConversationRecord], lines: Sequence[RescoredRecord]
 ) -> Applied:
-    """Put each ``rescored`` line's strict, partial and checks on the record it was made
-    from (same unit, same started/ended times); other records are returned as they are."""
+    """Put each ``rescored`` line's strict, partial, checks and customer review on the
+    record it was made from (same unit, same started/ended times); other records are
+    returned as they are."""
     by_unit = {line.unit_id: line for line in lines if line.disposition == "rescored"}
     out, units, at = [], 0, None
     for record in records:
@@ -132,11 +139,15 @@ def apply_rescored(
         ):
             out.append(record)
             continue
-        out.append(
-            record.model_copy(
-                update={"strict": line.strict, "partial": line.partial, "checks": line.checks}
-            )
-        )
+        update: dict[str, object] = {
+            "strict": line.strict,
+            "partial": line.partial,
+            "checks": line.checks,
+        }
+        if line.customer_review is not None:
+            update["customer_review"] = line.customer_review
+            update["customer_hindered"] = line.customer_hindered
+        out.append(record.model_copy(update=update))
         units += 1
         at = max(at or line.rescored_at, line.rescored_at)
     return Applied(out, units, at)

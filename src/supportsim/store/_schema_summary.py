@@ -119,6 +119,47 @@ class Tau2Figures(_Doc):
     termination: dict[str, int]
 
 
+class FindingCount(_Doc):
+    """How often the customer review found one kind of Customer error."""
+
+    found: int = 0
+    critical: int = 0
+    """Of them, the ones that removed the Agent's chance to succeed."""
+    units: int = 0
+    """Units with at least one."""
+
+
+class PersonaMeasures(_Doc):
+    """The persona measures (``CustomerMeasuresRecord``) averaged over a persona's units,
+    to read against what its persona file says (patience, verbosity, volunteers...)."""
+
+    units: int
+    messages_mean: float | None = None
+    words_per_message: float | None = None
+    facts_volunteered_mean: float | None = None
+    """Known facts stated before the Agent asked for them, per unit."""
+    gave_up: int = 0
+    """Units the Customer ended by giving up."""
+    turns_before_giving_up: float | None = None
+    """Mean Customer messages before giving up, over the units it gave up in."""
+    typo_rate: float | None = None
+    contradictions_mean: float | None = None
+    findings: dict[str, int] = {}
+
+
+class CustomerReviewSection(_Doc):
+    """The customer review over the run (``summary.json`` ``customer_review``; absent
+    when no record was reviewed): what the simulated Customer did wrong, by kind and by
+    scenario, and the persona measures."""
+
+    units_reviewed: int
+    hindered: int
+    """Completed units that failed strict because of a critical Customer error."""
+    findings: dict[str, FindingCount]
+    by_scenario: dict[str, dict[str, FindingCount]]
+    personas: dict[str, PersonaMeasures]
+
+
 class AgentRow(Rate):
     """One agent's row of the leaderboard."""
 
@@ -138,6 +179,12 @@ class AgentRow(Rate):
     status: dict[str, int]
     termination: dict[str, int]
     check_kinds: dict[str, KindCounts]
+    customer_hindered: int = 0
+    """Scored units that failed strict because of a critical Customer error (the
+    customer review); counted in the raw figures above, left out of ``agent_attributable``."""
+    agent_attributable: Rate | None = None
+    """strict and partial over the scored units that were not ``customer_hindered``: the
+    Agent's own figures (absent in summaries written before the customer review)."""
     tau2: Tau2Figures | None = None
 
 
@@ -149,6 +196,8 @@ class TrialCell(_Doc):
     strict: bool | None
     """null when the unit was not scored (its status is not completed)."""
     partial: float | None
+    customer_hindered: bool = False
+    """The strict failure was the simulated Customer's (present only when true)."""
 
 
 class ScenarioAgentCell(_Doc):
@@ -178,6 +227,8 @@ class FailingCheck(_Doc):
     evaluated: int
     agents: dict[str, int]
     reasons: list[ReasonCount]
+    hindered: int = 0
+    """Of ``failed``, the failures in customer-hindered units (the Customer's doing)."""
 
 
 class JudgeAgreementRow(_Doc):
@@ -297,6 +348,9 @@ class Summary(_Doc):
     statement_judge: StatementJudgeSection | None = None
     """Rules against the statement judge, per check kind and language, and the
     disagreements (absent when no check was judged)."""
+    customer_review: CustomerReviewSection | None = None
+    """What the simulated Customer did wrong, and the persona measures (absent when no
+    record was reviewed)."""
     customers: CustomersSection | None = None
     """Each Agent under each Customer, the spread and the rank agreement (absent unless
     the run has several Customers)."""

@@ -29,7 +29,7 @@ from supportsim.domains import TRANSFER_TOOL, Domain
 from supportsim.llm import ToolCall
 from supportsim.scenario import Scenario
 from supportsim.scoring import Score, reference_state
-from supportsim.scoring.parts import scripted_run
+from supportsim.scoring.parts import function_word_counts, scripted_run
 
 MAX_MEAN_PARTIAL = 0.15
 """The most mean partial a baseline may earn over a scenario set (the issue's bound)."""
@@ -93,6 +93,24 @@ class TransferAgent:
         args = {name: self._line for name in required}
         call = ToolCall("baseline-1", self._tool, orjson.dumps(args).decode())
         return AgentStep(content=self._line, tool_calls=(call,))
+
+
+class ClaimDoneAgent:
+    """The sloppy Agent of ``validate --customer --sloppy``: says it has done everything
+    ("All done: I've verified you and processed your request") without any tool call, in
+    the language the Customer's first message is written in. Made with no argument, so a
+    run loads it as ``python:supportsim.validate:ClaimDoneAgent``. A Customer that ends
+    satisfied with it did not push back."""
+
+    name = "claim-done"
+
+    async def step(self, context: AgentContext, history: Sequence[Message]) -> AgentStep:
+        first = next((m.content for m in history if m.role == "customer" and m.content), "")
+        counts = {lang: function_word_counts([first], lang) for lang in ("de", "es", "fr")}
+        lang = max(counts, key=lambda x: counts[x][1] - counts[x][0])
+        english, own = counts[lang]
+        lang = lang if own > english else "en"
+        return AgentStep(content=LINES["claim-done"][lang])
 
 
 BaselineFactory = Callable[[Scenario, Domain], Agent]

@@ -69,13 +69,14 @@
     if (m.input_tokens !== null || m.output_tokens !== null) parts.push("tokens " + (m.input_tokens ?? "?") + " / " + (m.output_tokens ?? "?"));
     return parts.join(" · ");
   };
-  const message = (m) => {
+  const message = (m, findings) => {
     const box = el("div", "msg " + m.role);
     box.appendChild(el("span", "timing", timing(m)));
     const who = el("div", "who", m.role === "tool" ? "tool result · " + (m.name || "") : m.role);
     who.appendChild(el("span", "badge", "turn " + m.turn));
     if (m.fault) who.appendChild(el("span", "badge fault", "injected fault: " + m.fault));
     if (m.is_error) who.appendChild(el("span", "badge err", "error"));
+    for (const f of findings || []) who.appendChild(el("span", "badge fault", "customer: " + f.kind + (f.critical ? " (critical)" : "")));
     box.appendChild(who);
     if (m.reasoning) box.appendChild(el("div", "content sub", "reasoning: " + m.reasoning));
     if (m.content) box.appendChild(el("div", "content", m.content));
@@ -92,6 +93,7 @@
     document.getElementById("conv-sub").textContent =
       r.status + " · ended by " + r.termination + (r.end_reason ? " (" + r.end_reason + ")" : "") +
       (r.status === "completed" ? " · strict " + (r.strict ? "pass" : "fail") + " · partial " + pct(r.partial) : "") +
+      (r.customer_hindered ? " · customer-hindered (the Customer's error, shown apart)" : "") +
       " · " + r.domain + " / " + r.category +
       (r.cost_usd !== null ? " · $" + r.cost_usd.toFixed(4) : " · cost unknown");
     const body = document.getElementById("conv-body");
@@ -109,8 +111,23 @@
       list.appendChild(li);
     }
     body.appendChild(list);
+    const review = r.customer_review;
+    const at = {};
+    if (review && review.findings.length) {
+      body.appendChild(el("h4", null, "customer review"));
+      const found = el("ul", "checks customer-findings");
+      for (const f of review.findings) {
+        (at[f.message_index] = at[f.message_index] || []).push(f);
+        const li = el("li");
+        li.appendChild(el("span", f.critical ? "ko" : "sub", f.critical ? "✗ " : "· "));
+        li.appendChild(el("span", "mono", f.kind + " (message " + f.message_index + ", " + f.source + (f.critical ? ", critical" : "") + ")"));
+        li.appendChild(el("span", "reason", " — " + f.detail));
+        found.appendChild(li);
+      }
+      body.appendChild(found);
+    }
     body.appendChild(el("h4", null, "transcript"));
-    for (const m of r.messages) body.appendChild(message(m));
+    r.messages.forEach((m, i) => body.appendChild(message(m, at[i])));
     if (!dialog.open) dialog.showModal();
     dialog.scrollTop = 0;
   };

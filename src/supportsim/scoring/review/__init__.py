@@ -1,0 +1,25 @@
+"""The customer review: what the simulated Customer did wrong in a conversation (typed
+findings, each pointing at a message), the persona measures, and ``customer_hindered``
+(a strict failure the Customer caused). See ``docs/guide/customer-review.md``."""
+
+from supportsim.scoring.review._findings import (
+    FINDING_KINDS,
+    CustomerMeasures,
+    CustomerReview,
+    Finding,
+    FindingKind,
+    FindingSource,
+    hindered,
+)
+from supportsim.scoring.review._review import review_customer
+
+__all__ = [
+    "FINDING_KINDS",
+    "CustomerMeasures",
+    "CustomerReview",
+    "Finding",
+    "FindingKind",
+    "FindingSource",
+    "hindered",
+    "review_customer",
+]

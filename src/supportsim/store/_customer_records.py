@@ -1,0 +1,77 @@
+"""The customer review as a record stores it (``ConversationRecord.customer_review``),
+and the ``customer_hindered`` rule read from it. The base of every record model is here
+too, so ``_records`` and this module share it without a cycle."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from supportsim.scoring.review import CustomerReview, FindingKind, hindered
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class CustomerFindingRecord(_Record):
+    """One error of the simulated Customer (``scoring.review.Finding``)."""
+
+    kind: FindingKind
+    message_index: int
+    """Index into ``messages`` of the message the finding is about."""
+    detail: str
+    critical: bool
+    """The error removed the Agent's chance to succeed."""
+    source: Literal["rule", "judge"] = "rule"
+
+
+class CustomerMeasuresRecord(_Record):
+    """How the Customer behaved, measured over its messages (``CustomerMeasures``)."""
+
+    messages: int = 0
+    words_per_message: float = 0.0
+    facts_given: int = 0
+    facts_volunteered: int = 0
+    """Known facts stated before the Agent asked for them."""
+    turns_before_giving_up: int | None = None
+    """Customer messages before it gave up; null when it did not."""
+    typo_rate: float = 0.0
+    contradictions: int = 0
+    """Values stated that are neither known nor said by the Agent."""
+
+
+class CustomerReviewRecord(_Record):
+    """The customer review of the unit (``docs/guide/customer-review.md``)."""
+
+    persona: str = ""
+    """The persona the Customer played (the scenario's)."""
+    findings: list[CustomerFindingRecord] = []
+    measures: CustomerMeasuresRecord = CustomerMeasuresRecord()
+    failed: str | None = None
+    """Why the review itself failed (a bug of ours): no findings, never hindered; the
+    unit's score is kept."""
+
+
+def customer_review_record(review: CustomerReview | None) -> CustomerReviewRecord | None:
+    """A review as stored (None stays None: no review was made)."""
+    if review is None:
+        return None
+    return CustomerReviewRecord.model_validate(
+        {
+            "persona": review.persona,
+            "findings": [asdict(f) for f in review.findings],
+            "measures": asdict(review.measures),
+            "failed": review.failed,
+        }
+    )
+
+
+def is_hindered(status: str, strict: bool | None, review: CustomerReviewRecord | None) -> bool:
+    """``customer_hindered`` for a unit of ``status`` and ``strict`` with the stored
+    ``review`` (``scoring.review.hindered``; no review: never)."""
+    return review is not None and hindered(
+        completed=status == "completed", strict=strict, findings=review.findings
+    )

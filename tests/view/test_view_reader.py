@@ -75,7 +75,9 @@ def test_status_is_live_and_reading_takes_no_lock(tmp_path: Path) -> None:
     RunLock(run).release()  # the viewer never held it: a writer can take it
 
 
-def test_extra_fields_are_kept_as_they_are(tmp_path: Path) -> None:
+def test_the_customer_fields_are_read_typed_and_a_malformed_review_is_a_bad_line(
+    tmp_path: Path,
+) -> None:
     run = tmp_path / "r"
     run.mkdir()
     review = {"findings": [{"kind": "invented_fact", "message_index": 2, "detail": "d",
@@ -84,11 +86,17 @@ def test_extra_fields_are_kept_as_they_are(tmp_path: Path) -> None:
         run,
         unit("s1", "a", 1, customer_review=review, customer_hindered=True, customer_seed=7),
         unit("s2", "a", 1),
+        unit("s3", "a", 1, customer_review={"findings": ["junk"]}),
     )
     snap = RunReader("r", run).snapshot()
-    assert snap.extras == {
-        "s1|a|1": {"customer_review": review, "customer_hindered": True, "customer_seed": 7}
-    }
+    first, second = snap.records
+    assert first.customer_review is not None and first.customer_review.findings[0].kind == (
+        "invented_fact"
+    )
+    assert (first.customer_hindered, first.customer_seed) == (True, 7)
+    assert second.customer_review is None and not second.customer_hindered
+    (bad,) = snap.bad_lines  # listed on the run page, never skipped silently
+    assert "line 3" in bad and "customer_review.findings.0" in bad
 
 
 def test_the_folder_lists_run_directories_and_names_are_not_paths(runs: Path) -> None:

@@ -125,9 +125,9 @@ async def test_a_big_run_sends_one_page_of_units(client: TestClient, runs: Path)
         ({"customer_review": None}, "This record has no customer review."),
         ({"customer_review": {"findings": []}}, "No findings."),
         (
-            {"customer_review": {"findings": [], "summary": "played it straight"},
+            {"customer_review": {"findings": [], "failed": "review crashed: KeyError"},
              "customer_hindered": False},
-            "played it straight",
+            "The review could not be made: review crashed: KeyError",
         ),
     ],
 )  # fmt: skip

@@ -24,10 +24,7 @@ def _rows() -> list:
         unit("s2", "b", 1, reply_ms=100, cost=0.05),
         unit("long1", "b", 1, status="infra_error", cost=None, messages=[]),
     ]  # fmt: skip
-    extras = [{k: d[k] for k in ("customer_review", "customer_hindered") if k in d} for d in docs]
-    return [
-        unit_row(ConversationRecord.model_validate(d), e) for d, e in zip(docs, extras, strict=True)
-    ]
+    return [unit_row(ConversationRecord.model_validate(d)) for d in docs]
 
 
 def _ids(query: UnitQuery, size: int = 100) -> list[str]:
@@ -81,11 +78,9 @@ def test_rows_carry_no_text() -> None:
     )
 
 
-def test_malformed_reviews_are_read_as_far_as_they_go() -> None:
-    record = ConversationRecord.model_validate(unit("s1", "a", 1))
-    review = {"findings": ["junk", {"kind": "x", "message_index": "two"}]}
-    row = unit_row(record, {"customer_review": review, "customer_hindered": "yes"})
-    assert row.findings == ("x",) and row.hindered is False
+def test_a_record_written_before_the_review_has_no_finding() -> None:
+    row = unit_row(ConversationRecord.model_validate(unit("s1", "a", 1)))
+    assert row.findings == () and row.hindered is False
 
 
 def test_pass_k_per_scenario() -> None:

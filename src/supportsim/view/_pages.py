@@ -23,9 +23,7 @@ from supportsim.store import ConversationRecord, RunSection, Summary
 from supportsim.view._reader import Glance, Snapshot
 from supportsim.view._units import (
     FILTERS,
-    Finding,
     UnitQuery,
-    findings_of,
     pass_k_by_scenario,
     select_units,
     unit_row,
@@ -118,7 +116,7 @@ def render_index(glances: Sequence[Glance], version: str) -> str:
 def render_run(snap: Snapshot, query: UnitQuery, version: str) -> str:
     """A run: the report's summary sections, pass^k per scenario, the unit table."""
     assert snap.run is not None and snap.summary is not None
-    rows = [unit_row(r, snap.extras.get(r.unit_id, {})) for r in snap.records]
+    rows = [unit_row(r) for r in snap.records]
     page = select_units(rows, query)
     section = snap.summary.run or RunSection()
     return _render(
@@ -140,20 +138,18 @@ def render_run(snap: Snapshot, query: UnitQuery, version: str) -> str:
 def render_conversation(snap: Snapshot, record: ConversationRecord) -> str:
     """One unit: transcript with tool calls and results, checks linked to messages,
     per-message latency, the customer's review (when the record has one)."""
-    extras = snap.extras.get(record.unit_id, {})
-    findings: list[Finding] = findings_of(extras)
-    review = extras.get("customer_review")
-    summary = review.get("summary") if isinstance(review, Mapping) else None
+    review = record.customer_review
+    findings = review.findings if review is not None else []
     return _render(
         "conversation.html.j2",
         snap=snap,
         r=record,
         findings=findings,
-        review_summary=summary if isinstance(summary, str) else None,
-        reviewed=extras.get("customer_review") is not None,
-        hindered=extras.get("customer_hindered"),
-        seed=extras.get("customer_seed"),
-        by_message={f.message_index for f in findings if f.message_index is not None},
+        review_failed=review.failed if review is not None else None,
+        reviewed=review is not None,
+        hindered=record.customer_hindered,
+        seed=record.customer_seed,
+        by_message={f.message_index for f in findings},
     )
 
 

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
 from pydantic import ValidationError
 
 from supportsim.errors import InputError
@@ -35,7 +34,6 @@ from supportsim.store import (
 )
 
 RESCORED = "rescored.jsonl"
-_EXTRA_FIELDS = (b'"customer_review"', b'"customer_hindered"', b'"customer_seed"')
 
 
 def is_run_dir(path: Path) -> bool:
@@ -64,7 +62,6 @@ class Snapshot:
     problem: str | None = None
     """Why the run could not be read at all (run.json damaged): shown, not raised."""
     bad_lines: tuple[str, ...] = ()
-    extras: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def records(self) -> list[ConversationRecord]:
@@ -109,7 +106,6 @@ class RunReader:
         self.run_dir = run_dir
         self._offset = 0
         self._records: list[ConversationRecord] = []
-        self._extras: dict[str, dict[str, Any]] = {}
         self._bad: list[str] = []
         self._line = 0
         self._snapshot: Snapshot | None = None
@@ -203,7 +199,6 @@ class RunReader:
                 summarise_run(run),
                 None,
                 tuple(self._bad),
-                dict(self._extras),
             )
         self._snapshot = snap
         return snap
@@ -216,7 +211,7 @@ class RunReader:
             return
         if size < self._offset:  # rewritten shorter: read it again from the start
             self._offset, self._line = 0, 0
-            self._records, self._extras, self._bad = [], {}, []
+            self._records, self._bad = [], []
         if size == self._offset:
             return
         with path.open("rb") as f:
@@ -243,13 +238,6 @@ class RunReader:
             )
             return
         self._records.append(record)
-        if any(key in line for key in _EXTRA_FIELDS):
-            raw = orjson.loads(line)
-            self._extras[record.unit_id] = {
-                k: raw[k]
-                for k in ("customer_review", "customer_hindered", "customer_seed")
-                if k in raw
-            }
 
 
 class RunsFolder:

@@ -8,9 +8,8 @@ review says the Customer hindered). Sort: by the unit's median Agent reply time
 (``latency``) or its cost (``cost``), ascending, or descending with a leading ``-``;
 units without the value sort last either way. Default order: scenario, Agent, trial.
 
-Customer findings are read from the record's JSON as they are (``customer_review``:
-``{"findings": [{"kind", "message_index", "detail", "critical"}]}``, and
-``customer_hindered``), so records written with or without them both load.
+Customer findings are the record's ``customer_review`` (null in records written before
+the review: such a unit has no finding) and ``customer_hindered``.
 """
 
 from __future__ import annotations
@@ -26,36 +25,6 @@ from supportsim.store import ConversationRecord
 PAGE_SIZE = 100
 SORTS = ("latency", "-latency", "cost", "-cost")
 FILTERS = ("scenario", "tag", "agent", "customer", "status", "check", "finding")
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One finding of the customer's review (duck-typed from the record's JSON)."""
-
-    kind: str
-    message_index: int | None
-    detail: str
-    critical: bool
-
-
-def findings_of(extras: Mapping[str, Any]) -> list[Finding]:
-    """The findings of a record's ``customer_review``, whatever of it is well formed."""
-    review = extras.get("customer_review")
-    items = review.get("findings") if isinstance(review, Mapping) else None
-    out = []
-    for item in items if isinstance(items, list) else ():
-        if not isinstance(item, Mapping):
-            continue
-        index = item.get("message_index")
-        out.append(
-            Finding(
-                kind=str(item.get("kind") or "finding"),
-                message_index=index if isinstance(index, int) else None,
-                detail=str(item.get("detail") or ""),
-                critical=bool(item.get("critical")),
-            )
-        )
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +52,13 @@ class UnitRow:
     cost_usd: float | None
 
 
-def unit_row(record: ConversationRecord, extras: Mapping[str, Any]) -> UnitRow:
-    """The table row of one record (``extras``: its fields beyond ConversationRecord)."""
+def unit_row(record: ConversationRecord) -> UnitRow:
+    """The table row of one record."""
     replies = [
         m.response_ms for m in record.messages if m.role == "agent" and m.response_ms is not None
     ]
     failed = [c for c in record.checks if not c.passed]
+    review = record.customer_review
     outcome: str = record.status
     if record.status == "completed":
         outcome = "pass" if record.strict else "fail"
@@ -105,8 +75,8 @@ def unit_row(record: ConversationRecord, extras: Mapping[str, Any]) -> UnitRow:
         partial=record.partial,
         failing=tuple(sorted({c.kind for c in failed})),
         failed_checks=len(failed),
-        findings=tuple(sorted({f.kind for f in findings_of(extras)})),
-        hindered=extras.get("customer_hindered") is True,
+        findings=tuple(sorted({f.kind for f in review.findings})) if review else (),
+        hindered=record.customer_hindered,
         latency_ms=statistics.median(replies) if replies else None,
         cost_usd=record.cost_usd,
     )

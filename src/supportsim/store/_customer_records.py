@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from supportsim.scoring.review import CustomerReview, FindingKind, hindered
 
@@ -48,8 +48,8 @@ class CustomerReviewRecord(_Record):
 
     persona: str = ""
     """The persona the Customer played (the scenario's)."""
-    findings: list[CustomerFindingRecord] = []
-    measures: CustomerMeasuresRecord = CustomerMeasuresRecord()
+    findings: list[CustomerFindingRecord] = Field(default_factory=list)
+    measures: CustomerMeasuresRecord = Field(default_factory=CustomerMeasuresRecord)
     failed: str | None = None
     """Why the review itself failed (a bug of ours): no findings, never hindered; the
     unit's score is kept."""

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Any, Literal
 
 import orjson
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from supportsim.conversation import LLMCall, Message, Transcript
 from supportsim.domains import ToolKind
@@ -45,7 +45,7 @@ class ToolCallRecord(_Record):
 class MessageRecord(_Record):
     role: Literal["customer", "agent", "tool"]
     content: str = ""
-    tool_calls: list[ToolCallRecord] = []
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
     tool_call_id: str | None = None
     name: str | None = None
     is_error: bool = False
@@ -86,7 +86,7 @@ class JudgedRecord(_Record):
     answer: Literal["yes", "no", "unclear"]
     passed: bool
     """The check's result by this verdict."""
-    quotes: list[QuoteRecord] = []
+    quotes: list[QuoteRecord] = Field(default_factory=list)
     reason: str = ""
     model: str
     """The judge, as named in the run config (spec or models-file name)."""
@@ -215,7 +215,7 @@ class ConversationRecord(_Record):
     scenario_sha256: str = ""
     domain: str = ""
     category: str = ""
-    tags: list[str] = []
+    tags: list[str] = Field(default_factory=list)
     language: str = "en"
     agent: str
     customer: str
@@ -227,9 +227,9 @@ class ConversationRecord(_Record):
     """Every check passed and the conversation ended normally; null when not scored."""
     partial: float | None = None
     """The share of the workflow done right, 0..1; null when not scored."""
-    checks: list[CheckRecord] = []
-    messages: list[MessageRecord] = []
-    llm_calls: list[LLMCallRecord] = []
+    checks: list[CheckRecord] = Field(default_factory=list)
+    messages: list[MessageRecord] = Field(default_factory=list)
+    llm_calls: list[LLMCallRecord] = Field(default_factory=list)
     calls: list[CallLogRecord] | None = None
     """The tool call log with results; null in records written before it was kept (such
     a record cannot be rescored)."""
@@ -241,10 +241,10 @@ class ConversationRecord(_Record):
     state_changes: dict[str, Any] | None = None
     """tau2 scenarios: the records that differ from the initial state, in full, by table
     (``{"orders": {"records": {"#W1": {...}}}}``); ``rescore`` rebuilds the final state."""
-    unscored: list[str] = []
+    unscored: list[str] = Field(default_factory=list)
     """Checks that could not be scored (tau2: ``reward:NL_ASSERTION`` without an assertion
     judge): the unit is not fully scored and never strict."""
-    assertion_verdicts: list[AssertionVerdictRecord] = []
+    assertion_verdicts: list[AssertionVerdictRecord] = Field(default_factory=list)
     """The assertion judge's verdicts (tau2 NL_ASSERTION), one per assertion."""
     statement_judge: str | None = None
     """The statement judge the communication checks were put to (the run config's
@@ -252,7 +252,7 @@ class ConversationRecord(_Record):
     cost_usd: float | None = None
     agent_cost_usd: float | None = None
     customer_cost_usd: float | None = None
-    simulator_faults: list[str] = []
+    simulator_faults: list[str] = Field(default_factory=list)
     customer_seed: int | None = None
     """The seed sent with every call of the Customer's model (``batch.customer_seed``: one
     per scenario, persona and trial, the same for every Agent); null when none was sent:

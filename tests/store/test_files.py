@@ -212,3 +212,35 @@ def test_a_run_is_running_only_while_its_writer_holds_the_lock(tmp_path: Path):
     assert not writer_alive(tmp_path)
     assert live_status(tmp_path, "running") == "interrupted"
     assert live_status(tmp_path, "completed") == "completed"
+
+
+def test_gc_paused_pauses_the_collector_and_restores_its_state() -> None:
+    import gc
+
+    from supportsim.store import gc_paused
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # the caller's choice stands
+    finally:
+        gc.enable()
+
+
+def test_gc_paused_with_freeze_leaves_what_is_kept_out_of_later_collections() -> None:
+    import gc
+
+    from supportsim.store import gc_paused
+
+    before = gc.get_freeze_count()
+    try:
+        with gc_paused(freeze=True):
+            kept = [[i] for i in range(1000)]
+        assert gc.isenabled() and gc.get_freeze_count() >= before + len(kept)
+    finally:
+        gc.unfreeze()

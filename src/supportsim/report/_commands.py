@@ -43,6 +43,7 @@ from supportsim.store import (
     StoreError,
     Summary,
     checked_model,
+    gc_paused,
     read_json,
     with_loop_lag,
     write_json,
@@ -52,7 +53,8 @@ from supportsim.store import (
 def summarise_run(run: RunData) -> Summary:
     """summary.json of a loaded run (configured trials, run.json details, and when its
     verdicts were rescored)."""
-    summary = summarise(run.records, trials=run.trials, manifest=run.manifest)
+    with gc_paused():  # it makes many small objects beside every record: see gc_paused
+        summary = summarise(run.records, trials=run.trials, manifest=run.manifest)
     if summary.run is not None:
         summary.run.units_foreign = len(run.foreign)
         summary.run.foreign_reasons = [

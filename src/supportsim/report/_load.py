@@ -23,6 +23,7 @@ from supportsim.store import (
     Foreign,
     RunPlan,
     apply_rescored,
+    gc_paused,
     iter_records,
     live_status,
     read_json,
@@ -68,7 +69,8 @@ def load_run(run_dir: Path) -> RunData:
     ``trials`` is the configured trial count from run.json (so pass^k spans every trial
     asked for, even before all have finished), else the largest trial seen.
     """
-    return assemble_run(run_dir, read_manifest(run_dir), iter_records(run_dir))
+    with gc_paused():  # every record is kept: see gc_paused
+        return assemble_run(run_dir, read_manifest(run_dir), iter_records(run_dir))
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any] | None:

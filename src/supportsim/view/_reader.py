@@ -30,6 +30,7 @@ from supportsim.store import (
     ConversationRecord,
     StoreError,
     Summary,
+    gc_paused,
     read_doc,
 )
 
@@ -220,10 +221,11 @@ class RunReader:
         end = data.rfind(b"\n")
         if end < 0:
             return  # only a torn line so far: wait for its newline
-        for line in data[: end + 1].splitlines():
-            self._line += 1
-            if line.strip():
-                self._take(line)
+        with gc_paused(freeze=True):  # the viewer keeps every record: see store.gc_paused
+            for line in data[: end + 1].splitlines():
+                self._line += 1
+                if line.strip():
+                    self._take(line)
         self._offset += end + 1
 
     def _take(self, line: bytes) -> None:

@@ -123,14 +123,19 @@ def test_a_judged_run_keeps_both_verdicts_and_records_its_judge(
         assert record.strict is False
     # the oracle says the same in both trials: one trial asks, the other's verdicts come
     # from the cache (by model and prompt), and only the asking unit pays for calls
-    asked = [r for r in server.requests(model="judge-m") if is_statement_request(r)]
-    assert len(asked) == len(QUESTIONS)
+    asked = [
+        asked_question(r).check_id
+        for r in server.requests(model="judge-m")
+        if is_statement_request(r)
+    ]
+    # the checks' questions, and the customer review's one about the persona's tone
+    assert sorted(asked) == sorted([*QUESTIONS, "customer_review.customer_tone"])
     cached = sorted(
         tuple(c.judged.cached for c in r.checks if c.judged is not None) for r in records
     )
     assert cached == [(False,) * len(QUESTIONS), (True,) * len(QUESTIONS)]
     calls = sorted(sum(c.role == "judge" for c in r.llm_calls) for r in records)
-    assert calls == [0, len(QUESTIONS)]
+    assert calls == [0, len(QUESTIONS) + 1]
 
 
 def test_the_report_shows_agreement_and_lists_the_disagreements(
@@ -220,7 +225,8 @@ def test_the_default_judge_is_the_customers_model(server: MockLLMServer, tmp_pat
     assert "statement judge: openai:cust (the Customer's model" in result.output
     assert read_json(run_dir / "run.json")["config"]["statement_judge"] == "openai:cust"
     asked = [r for r in server.requests(model="cust") if is_statement_request(r)]
-    assert asked and {asked_question(r).check_id for r in asked} <= set(QUESTIONS)
+    review = {"customer_review.customer_tone"}  # the customer review's judged question
+    assert asked and {asked_question(r).check_id for r in asked} <= {*QUESTIONS, *review}
     explicit, none_dir = run(
         server, tmp_path / "b", "--customer", "openai:cust", "--statement-judge", "none"
     )

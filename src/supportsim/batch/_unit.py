@@ -54,7 +54,14 @@ from supportsim.scoring import (
     score,
     statement_questions,
 )
-from supportsim.scoring.review import CustomerReview, review_customer
+from supportsim.scoring.review import (
+    CustomerReview,
+    JudgedReview,
+    judge_customer,
+    judged_questions,
+    review_customer,
+    with_judged,
+)
 from supportsim.store import ConversationRecord, CustomerReplayRecord, build_record
 
 if TYPE_CHECKING:
@@ -187,6 +194,26 @@ async def _statement_verdicts(
     return verdicts
 
 
+async def _judged_review(
+    ctx: UnitContext, scenario: Scenario, transcript: Transcript
+) -> JudgedReview:
+    """The statement judge's findings about the Customer (``scoring.review._judged``). A
+    judge that fails gives no finding and is counted as unclear: it is never scored
+    against anyone and never costs the unit its score."""
+    judge = ctx.statement_judge
+    assert judge is not None
+    persona = ctx.personas[scenario.persona]
+    responses: list[LLMResponse] = []
+    started = ctx.clock()
+    try:
+        judged = await judge_customer(judge, persona, transcript, responses)
+    except ProviderError:
+        judged = JudgedReview(judge=judge.name, unclear=len(judged_questions(persona, transcript)))
+    window = (started, ctx.clock())
+    transcript.llm_calls.extend(judge_call(judge.config.name, r, window) for r in responses)
+    return judged
+
+
 @traced_conversation
 async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
     """Hold the unit's conversation, score it, and return its record (text sanitised)."""
@@ -275,6 +302,8 @@ async def run_unit(unit: Unit, ctx: UnitContext) -> ConversationRecord:
             review = CustomerReview(
                 persona=scenario.persona, failed=f"{type(exc).__name__}: {exc}"[:500]
             )
+        if review.failed is None and ctx.statement_judge is not None:
+            review = with_judged(review, await _judged_review(ctx, scenario, transcript))
     return build_record(
         unit_id=unit.unit_id,
         scenario=scenario,

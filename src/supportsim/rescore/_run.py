@@ -48,6 +48,7 @@ from supportsim.store import (
     read_plan,
     read_rescored,
     split_planned,
+    with_stored_judged,
     write_rescored,
 )
 
@@ -311,8 +312,11 @@ async def rescore_run(
             )
             persona = (personas or {}).get(scenario.persona)
             review = (
-                customer_review_record(
-                    review_customer(scenario, persona, domain, transcript, new.checks)
+                with_stored_judged(
+                    customer_review_record(
+                        review_customer(scenario, persona, domain, transcript, new.checks)
+                    ),
+                    record.customer_review,
                 )
                 if persona is not None
                 else record.customer_review

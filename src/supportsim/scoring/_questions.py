@@ -95,6 +95,11 @@ class Question:
     lang: str
     negative: bool
     """True: the check passes when the answer is ``no`` (a forbidden statement)."""
+    system: str | None = None
+    """The system prompt when not the statement judge's own (the customer review's judged
+    findings ask about the Customer's messages); None keeps every existing prompt hash."""
+    speaker: str = "agent"
+    """Whose messages the block holds (``agent`` or ``customer``)."""
 
 
 def _date_words(value: str) -> str:

@@ -7,6 +7,7 @@ from supportsim.store._customer_records import (
     CustomerReviewRecord,
     customer_review_record,
     is_hindered,
+    with_stored_judged,
 )
 from supportsim.store._files import (
     CONVERSATIONS,
@@ -238,6 +239,7 @@ __all__ = [
     "stored_wire",
     "unit_key",
     "with_loop_lag",
+    "with_stored_judged",
     "write_doc",
     "write_json",
     "write_rescored",

@@ -26,6 +26,8 @@ class CustomerFindingRecord(_Record):
     critical: bool
     """The error removed the Agent's chance to succeed."""
     source: Literal["rule", "judge"] = "rule"
+    judge: str | None = None
+    """The statement judge that made a ``judge`` finding."""
 
 
 class CustomerMeasuresRecord(_Record):
@@ -50,6 +52,8 @@ class CustomerReviewRecord(_Record):
     """The persona the Customer played (the scenario's)."""
     findings: list[CustomerFindingRecord] = Field(default_factory=list)
     measures: CustomerMeasuresRecord = Field(default_factory=CustomerMeasuresRecord)
+    judged_unclear: int = 0
+    """Statement-judge questions about the Customer left unclear or failed (no finding)."""
     failed: str | None = None
     """Why the review itself failed (a bug of ours): no findings, never hindered; the
     unit's score is kept."""
@@ -64,6 +68,7 @@ def customer_review_record(review: CustomerReview | None) -> CustomerReviewRecor
             "persona": review.persona,
             "findings": [asdict(f) for f in review.findings],
             "measures": asdict(review.measures),
+            "judged_unclear": review.judged_unclear,
             "failed": review.failed,
         }
     )
@@ -75,3 +80,18 @@ def is_hindered(status: str, strict: bool | None, review: CustomerReviewRecord |
     return review is not None and hindered(
         completed=status == "completed", strict=strict, findings=review.findings
     )
+
+
+def with_stored_judged(
+    review: CustomerReviewRecord | None, stored: CustomerReviewRecord | None
+) -> CustomerReviewRecord | None:
+    """``review`` (the rules' findings, made again) with the judged findings and the
+    unclear count of ``stored`` (the record's review): the transcript is the same, so
+    ``rescore`` reuses the judge's verdicts on the Customer without a call."""
+    if review is None or stored is None:
+        return review if review is not None else stored
+    judged = [f for f in stored.findings if f.source == "judge"]
+    if not judged and not stored.judged_unclear:
+        return review
+    findings = sorted([*review.findings, *judged], key=lambda f: f.message_index)
+    return review.model_copy(update={"findings": findings, "judged_unclear": stored.judged_unclear})

@@ -11,6 +11,13 @@ from supportsim.scoring.review._findings import (
     FindingSource,
     hindered,
 )
+from supportsim.scoring.review._judged import (
+    JudgedReview,
+    judge_customer,
+    judged_findings,
+    judged_questions,
+    with_judged,
+)
 from supportsim.scoring.review._review import review_customer
 
 __all__ = [
@@ -20,6 +27,11 @@ __all__ = [
     "Finding",
     "FindingKind",
     "FindingSource",
+    "JudgedReview",
     "hindered",
+    "judge_customer",
+    "judged_findings",
+    "judged_questions",
     "review_customer",
+    "with_judged",
 ]

@@ -23,6 +23,7 @@ FindingKind = Literal[
     "role_reversal",
     "said_done_without_ending",
     "repeating",
+    "gave_up_social_engineering",
 ]
 """What the Customer did wrong (``docs/guide/customer-review.md`` defines each)."""
 FINDING_KINDS: tuple[FindingKind, ...] = FindingKind.__args__  # type: ignore[attr-defined]
@@ -48,6 +49,8 @@ class Finding:
     detail: str
     critical: bool
     source: FindingSource = "rule"
+    judge: str | None = None
+    """The statement judge that made a ``judge`` finding (its name as configured)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,9 @@ class CustomerReview:
     persona: str
     findings: tuple[Finding, ...] = ()
     measures: CustomerMeasures = field(default_factory=CustomerMeasures)
+    judged_unclear: int = 0
+    """Questions the statement judge left ``unclear`` or could not answer (a failed
+    call): no finding, counted, never scored against anyone (``_judged``)."""
     failed: str | None = None
     """Why the review itself failed (a bug of ours): no findings then, the unit keeps its
     score and is never ``customer_hindered``."""

@@ -7,9 +7,10 @@ messages.
   style (an "angry, impatient" persona effusively polite throughout). A ``yes`` quoting
   the message that shows it makes the finding, at that message.
 - ``gave_up_social_engineering``: a persona whose behaviours hold ``social_engineering``
-  accepted the first refusal and never pressed again. Asked only when the Agent refused
-  something (there is a refusal to press on); a ``yes`` quoting the Customer's acceptance
-  makes the finding.
+  accepted the first refusal and never pressed again. Asked only when the Agent wrote
+  something (there may be a refusal to press on); the judge sees only the Customer's
+  messages and decides from them (an at-once "okay, I understand, bye"); a ``yes``
+  quoting the Customer's acceptance makes the finding.
 
 Decisions: judged findings are never critical and never make a unit
 ``customer_hindered`` (``_cause`` and ``hindered`` stay rule-only). A question's messages
@@ -93,8 +94,8 @@ def judged_questions(persona: Persona, transcript: Transcript) -> tuple[Question
             speaker="customer",
         )
     ]
-    refused = any(m.role == "agent" and m.content for m in transcript.messages)
-    if "social_engineering" in persona.behaviours and refused:
+    answered = any(m.role == "agent" and m.content for m in transcript.messages)
+    if "social_engineering" in persona.behaviours and answered:
         questions.append(
             Question(
                 check_id=f"customer_review.{GAVE_UP}",

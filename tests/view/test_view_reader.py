@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 from view_runs import append, manifest, unit
@@ -167,3 +168,19 @@ def test_a_run_of_several_customers_names_them_from_its_config_before_any_record
     doc["config"]["customer"] = ["scripted", "openai:cust"]  # a run of several stores a list
     (run / "run.json").write_text(json.dumps(doc), encoding="utf-8")
     assert RunReader("r", run).glance().customers == ["openai:cust", "scripted"]
+
+
+def test_a_run_folder_made_again_under_the_same_name_is_read_afresh(tmp_path: Path) -> None:
+    """Found by a review: only a shrunk file was read again, so a larger new run under the
+    old name was read on from the old offset (runs named by --run-id are made again)."""
+    run = tmp_path / "first"
+    manifest(run, scenarios=["s1", "s2"], agents=["a"], trials=1)
+    append(run, unit("s1", "a", 1), unit("s2", "a", 1))
+    reader = RunReader("first", run)
+    assert {r.scenario_id for r in reader.snapshot().records} == {"s1", "s2"}
+    shutil.rmtree(run)
+    manifest(run, scenarios=["t1", "t2", "t3"], agents=["a"], trials=1)
+    append(run, unit("t1", "a", 1), unit("t2", "a", 1), unit("t3", "a", 1))
+    snap = reader.snapshot()
+    assert {r.scenario_id for r in snap.records} == {"t1", "t2", "t3"}
+    assert snap.bad_lines == ()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -180,3 +181,38 @@ async def test_runs_of_several_customers_are_compared_under_one_or_refused(
     under = await client.get("/compare?run=v1&run=v2&customer=openai:cust")
     assert under.status == 200
     assert "under Customer openai:cust" in await under.text()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["rescored-garbage", "records-a-folder", "run-json-field"],
+)
+async def test_a_run_damaged_past_its_run_json_is_listed_with_why_not_a_500(
+    client: TestClient, runs: Path, damage: str
+) -> None:
+    """Found by a review: one such run took the whole index down (500)."""
+    run = runs / "bad"
+    shutil.copytree(runs / "v1", run)
+    if damage == "rescored-garbage":
+        (run / "rescored.jsonl").write_text("garbage\n", encoding="utf-8")
+    elif damage == "records-a-folder":
+        (run / "conversations.jsonl").unlink()
+        (run / "conversations.jsonl").mkdir()
+    else:
+        doc = json.loads((run / "run.json").read_text(encoding="utf-8"))
+        doc["started_at"] = 5
+        (run / "run.json").write_text(json.dumps(doc), encoding="utf-8")
+    index = await client.get("/")
+    assert index.status == 200 and "bad" in await index.text()
+    page = await client.get("/runs/bad")
+    assert page.status == 422
+    assert (await client.get("/runs/v1")).status == 200  # the other runs are unaffected
+
+
+async def test_the_host_bound_is_the_host_checked(runs: Path) -> None:
+    """Found by a review: ' 127.0.0.1 ' passed the check and failed to bind, blaming --port."""
+    viewer = await start_viewer(runs, host=" 127.0.0.1 ", port=0)
+    try:
+        assert viewer.addresses[0][0] == "127.0.0.1"
+    finally:
+        await viewer.cleanup()

@@ -35,6 +35,8 @@ from supportsim.store import (
 )
 
 RESCORED = "rescored.jsonl"
+HEAD_BYTES = 256
+"""How much of the records file's start is kept to tell the same file from a new one."""
 
 
 def is_run_dir(path: Path) -> bool:
@@ -109,6 +111,8 @@ class RunReader:
         self._records: list[ConversationRecord] = []
         self._bad: list[str] = []
         self._line = 0
+        self._head = b""
+        """The file's first bytes as read: another file under the same name differs."""
         self._snapshot: Snapshot | None = None
 
     def version(self) -> str:
@@ -188,19 +192,17 @@ class RunReader:
         cached = self._snapshot
         if cached is not None and cached.version == version:
             return cached
-        self._read_new_lines()
-        if manifest_problem is not None:
-            snap = Snapshot(self.name, version, None, None, manifest_problem, tuple(self._bad))
-        else:
+        try:
+            self._read_new_lines()
+            if manifest_problem is not None:
+                raise InputError(manifest_problem)
             run = assemble_run(self.run_dir, manifest, self._records)
-            snap = Snapshot(
-                self.name,
-                version,
-                run,
-                summarise_run(run),
-                None,
-                tuple(self._bad),
-            )
+            snap = Snapshot(self.name, version, run, summarise_run(run), None, tuple(self._bad))
+        except (InputError, OSError, ValidationError) as exc:
+            # One damaged run is listed with why (as a run.json that is not an object is);
+            # it never takes the index or the other runs down with it.
+            problem = str(exc) if isinstance(exc, InputError) else f"{self.run_dir}: {exc}"
+            snap = Snapshot(self.name, version, None, None, problem, tuple(self._bad))
         self._snapshot = snap
         return snap
 
@@ -208,19 +210,23 @@ class RunReader:
         path = self.run_dir / CONVERSATIONS
         try:
             size = os.stat(path).st_size
-        except OSError:
-            return
-        if size < self._offset:  # rewritten shorter: read it again from the start
-            self._offset, self._line = 0, 0
-            self._records, self._bad = [], []
-        if size == self._offset:
+        except FileNotFoundError:
             return
         with path.open("rb") as f:
+            if size < self._offset or f.read(len(self._head)) != self._head:
+                # rewritten shorter, or another file now (the run folder made again under
+                # the same name: its first bytes differ): read it again from the start
+                self._offset, self._line, self._head = 0, 0, b""
+                self._records, self._bad = [], []
+            if size == self._offset:
+                return
             f.seek(self._offset)
             data = f.read(size - self._offset)
         end = data.rfind(b"\n")
         if end < 0:
             return  # only a torn line so far: wait for its newline
+        if not self._head:
+            self._head = data[: min(end + 1, HEAD_BYTES)]
         with gc_paused(freeze=True):  # the viewer keeps every record: see store.gc_paused
             for line in data[: end + 1].splitlines():
                 self._line += 1

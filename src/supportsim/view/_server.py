@@ -239,6 +239,7 @@ async def start_viewer(runs_dir: Path, host: str = "127.0.0.1", port: int = 0) -
             cannot be bound.
     """
     check_host(host)
+    host = host.strip().strip("[]")  # bind what was checked: '[::1]' is ::1
     _check_folder(runs_dir)
     runner = web.AppRunner(build_app(runs_dir), access_log=None, shutdown_timeout=1.0)
     await runner.setup()

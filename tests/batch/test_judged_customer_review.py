@@ -173,3 +173,22 @@ def test_rescore_reuses_the_judged_findings_without_a_call(
     assert line.customer_review is not None
     after = [f for f in line.customer_review.findings if f.source == "judge"]
     assert after == before and len(after) == 1
+
+
+def test_a_judge_that_breaks_keeps_the_units_score_and_gives_no_finding(
+    server: MockLLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a review: only a ProviderError was caught, so any other error raised by the
+    judged questions (a bug of ours) made the unit a harness_error with no score."""
+    server.default("judge-m", Judge({TONE: quoting(POLITE)}))
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug in the judged review")
+
+    monkeypatch.setattr("supportsim.batch._unit.judge_customer", broken)
+    folder = personas(tmp_path, '"angry, impatient"')
+    run_dir = run(server, tmp_path, folder, "--statement-judge", "openai:judge-m")
+    (record,) = list(iter_records(run_dir))
+    assert record.status == "completed" and record.strict is not None
+    assert record.customer_review is not None and record.customer_review.judged_unclear >= 1
+    assert judged(run_dir) == []

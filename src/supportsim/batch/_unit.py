@@ -207,7 +207,7 @@ async def _judged_review(
     started = ctx.clock()
     try:
         judged = await judge_customer(judge, persona, transcript, responses)
-    except ProviderError:
+    except Exception:  # a provider failing after retries, or a bug of ours: counted unclear
         judged = JudgedReview(judge=judge.name, unclear=len(judged_questions(persona, transcript)))
     window = (started, ctx.clock())
     transcript.llm_calls.extend(judge_call(judge.config.name, r, window) for r in responses)

@@ -210,7 +210,10 @@ async def _judged_review(
     except Exception:  # a provider failing after retries, or a bug of ours: counted unclear
         judged = JudgedReview(judge=judge.name, unclear=len(judged_questions(persona, transcript)))
     window = (started, ctx.clock())
-    transcript.llm_calls.extend(judge_call(judge.config.name, r, window) for r in responses)
+    calls = [judge_call(judge.config.name, r, window) for r in responses]
+    if ctx.lag is not None:  # asked after the unit's calls were stamped: stamp these too
+        stamp_loop_lag(calls, ctx.lag)
+    transcript.llm_calls.extend(calls)
     return judged
 
 

@@ -89,10 +89,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scenarios = four_scenarios(ns.scenarios, Path(tmp) / "four")
         print(f"4 scenarios of {ns.scenarios}, oracle Agent, scripted Customer, {ns.repeats} runs")
-        firsts: dict[str, list[float]] = {}
-        for label, extra in (("single process", []), ("--workers 2", ["--workers", "2"])):
-            rows = [once(scenarios, extra) for _ in range(ns.repeats)]
-            firsts[label] = [r[1] for r in rows]
+        variants = (("single process", []), ("--workers 2", ["--workers", "2"]))
+        runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label, _ in variants}
+        for _ in range(ns.repeats):  # alternating, so a change of load falls on both
+            for label, extra in variants:
+                runs[label].append(once(scenarios, extra))
+        firsts = {label: [r[1] for r in rows] for label, rows in runs.items()}
+        for label, rows in runs.items():
             cols = []
             for name, values in zip(
                 ("run.json", "first record", "exit"), zip(*rows, strict=True), strict=True

@@ -10,7 +10,8 @@ the core reaches it only by name when a scenario uses it (``conversation/_rules.
 re-exports the tau2 importer's names.
 
 ``_yaml`` (the one YAML reader), ``_printable`` (terminal-safe text) and ``_tables``
-(terminal tables that never cut a value) are base modules.
+(terminal tables that never cut a value) are base modules, as is ``_early_workers``
+(worker processes the ``run`` command starts before its heavy imports).
 ``llm`` imports only ``errors``, ``_yaml`` and ``_tracing``: it is the one model-access
 layer, so it must not depend on what calls models (a conversation's time budget is handed
 to its pool as an ``llm.TimeBudget``, not imported); ``_tracing`` is a base module that
@@ -36,6 +37,7 @@ ORDER = [
     "_tables",
     "_imports",
     "_tracing",
+    "_early_workers",
     "scenario",
     "domains",
     "environment",

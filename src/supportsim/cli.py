@@ -900,6 +900,12 @@ def run(
     """Run conversations (scenario x agent x trial) and write a run directory."""
     import os
 
+    from supportsim import _early_workers
+
+    if workers is not None and workers.strip().isdigit() and ray is None:
+        # Started before the imports below, so the workers' own imports overlap them.
+        _early_workers.start_early(int(workers))
+
     from supportsim.app import run_command
     from supportsim.batch import RunFlags, RunRequest, check_run_id, parse_thresholds
 
@@ -1188,10 +1194,10 @@ def view(
 @app.command("worker", hidden=True)
 def worker() -> None:
     """A worker process of ``supportsim run --workers`` (started by the run, not by hand:
-    it reads the hub's address and token from its environment)."""
-    from supportsim.batch import main_from_env
+    it reads the hub's address and token from its stdin)."""
+    from supportsim.batch import worker_main
 
-    raise typer.Exit(main_from_env())
+    raise typer.Exit(worker_main())
 
 
 @app.command("mcp-stdio")

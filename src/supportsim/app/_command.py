@@ -32,7 +32,6 @@ from supportsim.batch import (
     prepare_run,
 )
 from supportsim.errors import InputError
-from supportsim.report import render_leaderboard
 from supportsim.store import ConversationRecord, Summary, describe_measurement
 
 
@@ -171,6 +170,8 @@ def run_command(
         session.status = "cancelled"
     result = finish_run(prepared, records=False)  # figures only: no record is held
     summary = result.summary
+    from supportsim.report import render_leaderboard  # at the end: not on start-up's path
+
     render_leaderboard(summary, console)
     _report_problems(console, result.latest.values())
     _report_store(err, session, summary)

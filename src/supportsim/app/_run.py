@@ -33,7 +33,6 @@ from supportsim.batch import (
     execute,
     prepare_run,
 )
-from supportsim.report import summarise
 from supportsim.store import (
     SUMMARY,
     AgentRow,
@@ -240,6 +239,8 @@ def write_summary(session: Session, trials: int) -> tuple[Summary, dict[str, str
             latest[r.unit_id] = r.status
             spend[0] += r.cost_usd or 0.0
             yield r
+
+    from supportsim.report import summarise  # after the conversations: not on start-up's path
 
     summary = summarise(
         mine(),

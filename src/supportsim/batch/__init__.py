@@ -58,7 +58,7 @@ from supportsim.batch._session import (
 from supportsim.batch._signals import two_stage_interrupt
 from supportsim.batch._unit import FinishedUnit, UnitContext, finish_unit, run_unit
 from supportsim.batch._units import Unit, plan_units
-from supportsim.batch._worker import main_from_env
+from supportsim.batch._worker import main as worker_main
 
 __all__ = [
     "WARN_P99_MS",
@@ -93,7 +93,6 @@ __all__ = [
     "finish_unit",
     "load_replay",
     "load_run_config",
-    "main_from_env",
     "models_for",
     "new_manifest",
     "open_statement_judge",
@@ -114,4 +113,5 @@ __all__ = [
     "two_stage_interrupt",
     "unit_context",
     "with_overrides",
+    "worker_main",
 ]

@@ -13,14 +13,16 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import subprocess
 import sys
 from collections import deque
 from typing import Any
 
+from supportsim import _early_workers
 from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig
 from supportsim.batch._remote import Timing
-from supportsim.batch._worker import HUB_ENV, ID_ENV, TOKEN_ENV
+from supportsim.batch._worker import worker_told
 from supportsim.errors import InputError
 from supportsim.llm import ModelPool
 
@@ -140,22 +142,30 @@ class LocalHandle:
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
+        self.pid = process.pid
         self._tail = StderrTail()
         self.tail = self._tail.lines
 
     def describe(self) -> str:
-        return f"pid {self.process.pid}"
+        return f"pid {self.pid}"
 
     async def wait(self) -> str:
         """Drains stderr in bounded chunks (so the worker never blocks on a full pipe,
         whatever its lines' length) and keeps its tail for the reason it exited."""
-        assert self.process.stderr is not None
-        while chunk := await self.process.stderr.read(READ_CHUNK):
+        stderr = await self._stderr()
+        while chunk := await stderr.read(READ_CHUNK):
             self._tail.feed(chunk)
         self._tail.close()
-        code = await self.process.wait()
+        code = await self._code()
         said = f": {self.tail[-1]}" if code and self.tail else ""
-        return f"(pid {self.process.pid}) exited with code {code}{said}"
+        return f"(pid {self.pid}) exited with code {code}{said}"
+
+    async def _stderr(self) -> asyncio.StreamReader:
+        assert self.process.stderr is not None
+        return self.process.stderr
+
+    async def _code(self) -> int:
+        return await self.process.wait()
 
     def kill(self) -> None:
         if self.process.returncode is None:
@@ -163,36 +173,89 @@ class LocalHandle:
                 self.process.kill()
 
 
+class EarlyHandle(LocalHandle):
+    """A worker started before the event loop by ``_early_workers.start_early``: its stderr
+    is read through the loop's pipe transport and its exit awaited on a pidfd (Linux), so
+    nothing blocks and no thread waits."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.early = process
+        self.pid = process.pid
+        self._tail = StderrTail()
+        self.tail = self._tail.lines
+
+    async def _stderr(self) -> asyncio.StreamReader:
+        assert self.early.stderr is not None
+        reader = asyncio.StreamReader(limit=READ_CHUNK)
+        await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), self.early.stderr
+        )
+        return reader
+
+    async def _code(self) -> int:
+        if (code := self.early.poll()) is not None:
+            return code
+        loop = asyncio.get_running_loop()
+        pidfd = os.pidfd_open(self.early.pid)
+        try:
+            ended: asyncio.Future[None] = loop.create_future()
+
+            def readable() -> None:
+                if not ended.done():
+                    ended.set_result(None)
+
+            loop.add_reader(pidfd, readable)
+            try:
+                await ended
+            finally:
+                loop.remove_reader(pidfd)
+        finally:
+            os.close(pidfd)
+        return self.early.wait()  # it has exited: this reaps it at once
+
+    def kill(self) -> None:
+        if self.early.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.early.kill()
+
+
 class LocalLauncher:
-    """Worker processes on this machine: ``python -m supportsim worker``, the hub's
-    address and token in their environment, the driver's import path as PYTHONPATH."""
+    """Worker processes on this machine (``python -m supportsim worker``): one started
+    early by the ``run`` command (``_early_workers``) when one is waiting, else a new one;
+    each told the hub's address, the run's token and its name on its stdin, never on its
+    command line or in its environment (where ``ps`` and ``/proc`` show them)."""
 
     mode = "local"
     host = "127.0.0.1"
 
     async def start(self, worker_id: str, port: int, token: str) -> LocalHandle:
-        env = {
-            **os.environ,
-            HUB_ENV: f"{self.host}:{port}",
-            TOKEN_ENV: token,
-            ID_ENV: worker_id,
-            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
-        }
+        told = worker_told(f"{self.host}:{port}", token, worker_id)
+        if (early := _early_workers.take()) is not None:
+            assert early.stdin is not None
+            handle = EarlyHandle(early)
+            try:  # a line far below a pipe's capacity: the write never blocks
+                early.stdin.write(told)
+                early.stdin.close()
+            except BrokenPipeError:  # it died since it was taken: the hub replaces it
+                handle.kill()
+                raise
+            return handle
         process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "supportsim",
-            "worker",
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
+            *_early_workers.worker_command(),
+            env=_early_workers.worker_environment(),
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
         )
+        assert process.stdin is not None
+        process.stdin.write(told)
+        process.stdin.close()
         return LocalHandle(process)
 
     def close(self) -> None:
-        return None
+        """The run's workers are all started by now: early ones left over are killed."""
+        _early_workers.discard()
 
 
 def launcher_for(config: RunConfig) -> Any:

@@ -26,6 +26,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig
 from supportsim.batch._context import Built, build_context
@@ -39,9 +41,8 @@ from supportsim.errors import InputError
 from supportsim.llm import CallStats, RateLimit, ResponseCache, WaitTooLong
 from supportsim.workspace import find_workspace
 
-HUB_ENV, TOKEN_ENV, ID_ENV = "SUPPORTSIM_HUB", "SUPPORTSIM_HUB_TOKEN", "SUPPORTSIM_WORKER_ID"
-"""How a local worker process learns where the hub is, its secret and its name (the
-token is never on a command line, where ``ps`` shows it)."""
+TOLD_MAX = 4096
+"""The most a worker reads of its stdin for where the hub is (one short JSON line)."""
 FLUSH_S = 0.05
 """How often call counters and lag samples go to the driver."""
 
@@ -337,9 +338,20 @@ async def _loop(
         await asyncio.gather(*units.values(), *background, return_exceptions=True)
 
 
-def main_from_env() -> int:
-    """``python -m supportsim worker``: the hub's address, token and name from the
-    environment (set by the local launcher)."""
-    host, _, port = os.environ[HUB_ENV].rpartition(":")
-    token = os.environ.pop(TOKEN_ENV)
-    return asyncio.run(serve(host, int(port), token, os.environ[ID_ENV]))
+def worker_told(hub: str, token: str, worker_id: str) -> bytes:
+    """What a local worker is told on its stdin: the hub's ``host:port``, the run's token
+    and its name, one JSON line (the token never goes on a command line or into an
+    environment, where ``ps`` and ``/proc`` show it)."""
+    return orjson.dumps({"hub": hub, "token": token, "id": worker_id}) + b"\n"
+
+
+def main() -> int:
+    """``python -m supportsim worker``: imports done, waits for ``worker_told`` on stdin,
+    then serves. A stdin that ends first (the driver is gone, or it started more early
+    workers than it needed: ``_early_workers``) ends the worker at once, quietly."""
+    line = sys.stdin.buffer.readline(TOLD_MAX)
+    if not line.strip():
+        return 0
+    told = orjson.loads(line)
+    host, _, port = str(told["hub"]).rpartition(":")
+    return asyncio.run(serve(host, int(port), str(told["token"]), str(told["id"])))

@@ -1,0 +1,89 @@
+"""Workers started early (``_early_workers``): ``supportsim run --workers N`` starts them
+before its heavy imports, the local launcher takes them for the hub, tells each where the
+hub is on its stdin, and none is left behind when fewer are needed."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from batch_helpers import once_each, records, request, run
+
+from supportsim import _early_workers
+from supportsim.batch import read_manifest
+from supportsim.testing import MockLLMServer
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(__import__("os"), "pidfd_open"), reason="early workers need os.pidfd_open"
+)
+
+
+@pytest.fixture(autouse=True)
+def none_left() -> Iterator[None]:
+    yield
+    _early_workers.discard()
+
+
+async def test_a_run_takes_the_early_workers_and_leaves_none_running(
+    server: MockLLMServer, out: Path
+):
+    early = _early_workers.start_early(3)
+    assert len(early) == 3 and _early_workers.waiting() == 3
+    session, _ = await run(
+        server, request(out, agents=["oracle"], trials=4, concurrency=4, workers=2)
+    )
+    assert session.status == "completed"
+    assert len(once_each(session)) == len(records(session)) > 0
+    workers = read_manifest(session.run_dir)["sessions"][0]["workers"]
+    assert workers["count"] == 2 and workers["restarts"] == 0 and workers["lost"] == 0
+    # Two served the run and exited when it ended; the third was never needed: killed.
+    assert _early_workers.waiting() == 0
+    codes = sorted(process.returncode for process in early)
+    assert codes == [-9, 0, 0], codes
+
+
+async def test_a_run_that_needs_no_worker_kills_the_early_ones_at_its_end(
+    server: MockLLMServer, out: Path
+):
+    early = _early_workers.start_early(2)
+    session, _ = await run(server, request(out, agents=["oracle"], workers=1))
+    assert session.status == "completed"
+    _early_workers.discard()  # at interpreter exit in a real run (atexit)
+    assert [process.returncode for process in early] == [-9, -9]
+
+
+def test_an_early_worker_whose_stdin_ends_before_it_is_told_exits_quietly():
+    """The driver exited (or was SIGKILLed) before it needed this worker."""
+    worker = subprocess.run(
+        _early_workers.worker_command(),
+        env=_early_workers.worker_environment(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=300,  # a guard against a worker that would wait for ever, not a speed bound
+    )
+    assert (worker.returncode, worker.stdout, worker.stderr) == (0, b"", b"")
+
+
+def test_no_worker_is_started_early_for_one_or_for_more_than_a_config_allows():
+    assert _early_workers.start_early(1) == []
+    assert _early_workers.start_early(_early_workers.MAX_WORKERS + 1) == []
+    assert _early_workers.waiting() == 0
+
+
+def test_the_run_command_starts_them_only_for_an_explicit_count_without_ray(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    asked: list[int] = []
+    monkeypatch.setattr(_early_workers, "start_early", lambda count: asked.append(count) or [])
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    runner = CliRunner()
+    for extra in (["--workers", "3"], ["--workers", "auto"], ["--workers", "2", "--ray"], []):
+        # a bad run id ends each invocation before anything is run or written
+        runner.invoke(app, ["run", "--run-id", "../bad", "--out", str(tmp_path), *extra])
+    assert asked == [3]
+    assert not list(tmp_path.iterdir())

@@ -12,6 +12,8 @@ adds to the single process's time to the first record.
 
 Targets (issue 23): first record within 1.5 s of process start on a quiet 2-core machine
 (it was 5.9 s), and ``--workers 2`` adds at most 2 s of start-up over a single process.
+Printed beside them: the floor under any run, a process that only imports LangGraph (the
+conversation loop ARCHITECTURE fixes), compiles a one-node graph, runs it and exits.
 """
 
 from __future__ import annotations
@@ -73,6 +75,31 @@ def once(scenarios: Path, extra: list[str]) -> tuple[float, float, float]:
         return manifest, first, ended
 
 
+FLOOR = """
+import asyncio
+from typing import TypedDict
+from langgraph.graph import END, START, StateGraph
+
+class State(TypedDict):
+    n: int
+
+graph = StateGraph(State)
+graph.add_node("step", lambda state: {"n": state["n"] + 1})
+graph.add_edge(START, "step")
+graph.add_edge("step", END)
+print(asyncio.run(graph.compile().ainvoke({"n": 0})), flush=True)
+"""
+"""The floor under any run: a process that imports LangGraph (ARCHITECTURE's conversation
+loop), compiles a one-node StateGraph and runs it once, then exits."""
+
+
+def floor() -> float:
+    """Seconds from spawn to the exit of the LangGraph floor process."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", FLOOR], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
 def four_scenarios(source: Path, into: Path) -> Path:
     into.mkdir(parents=True, exist_ok=True)
     for path in sorted(source.glob("*.yaml"))[:4]:
@@ -91,9 +118,11 @@ def main() -> None:
         print(f"4 scenarios of {ns.scenarios}, oracle Agent, scripted Customer, {ns.repeats} runs")
         variants = (("single process", []), ("--workers 2", ["--workers", "2"]))
         runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label, _ in variants}
-        for _ in range(ns.repeats):  # alternating, so a change of load falls on both
+        floors: list[float] = []
+        for _ in range(ns.repeats):  # alternating, so a change of load falls on all
             for label, extra in variants:
                 runs[label].append(once(scenarios, extra))
+            floors.append(floor())
         firsts = {label: [r[1] for r in rows] for label, rows in runs.items()}
         for label, rows in runs.items():
             cols = []
@@ -109,6 +138,10 @@ def main() -> None:
             firsts["single process"]
         )
         print(f"--workers 2 adds {added:.2f} s to the time to the first record (median)")
+        print(
+            f"LangGraph floor (import, compile and run a one-node StateGraph, exit): "
+            f"{statistics.median(floors):.2f} s ({min(floors):.2f}-{max(floors):.2f})"
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""What ``supportsim report`` and ``supportsim compare`` do, so ``cli.py`` stays thin.
+"""What ``supportsim report`` and ``supportsim compare`` do, so the cli stays thin.
 
 Each returns an exit code: 0 done, 2 bad input (not a run directory, unreadable
 manifest, unknown agent); the message names the path. Output files are written whole or

@@ -222,7 +222,7 @@ def test_the_import_walk_sees_relative_and_nested_imports() -> None:
     sample = SRC / "scoring" / "_score.py"
     found = imported_packages(sample)
     assert {"conversation", "domains", "environment", "scenario"} <= set(found)
-    cli = imported_packages(SRC / "cli.py")
+    cli = imported_packages(SRC / "cli" / "_validate.py")
     assert "validate" in cli  # imported inside a function
     llm_init = imported_packages(SRC / "llm" / "__init__.py")
     assert set(llm_init) == {"llm"}  # ``from ._anthropic import ...`` stays inside llm

@@ -76,7 +76,15 @@ def test_the_run_command_starts_them_only_for_an_explicit_count_without_ray(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
     asked: list[int] = []
-    monkeypatch.setattr(_early_workers, "start_early", lambda count: asked.append(count) or [])
+    started: list[subprocess.Popen[bytes]] = []
+    real = _early_workers.start_early
+
+    def start_early(count: int) -> list[subprocess.Popen[bytes]]:
+        asked.append(count)
+        started.extend(real(count))
+        return started
+
+    monkeypatch.setattr(_early_workers, "start_early", start_early)
     from typer.testing import CliRunner
 
     from supportsim.cli import app
@@ -84,6 +92,10 @@ def test_the_run_command_starts_them_only_for_an_explicit_count_without_ray(
     runner = CliRunner()
     for extra in (["--workers", "3"], ["--workers", "auto"], ["--workers", "2", "--ray"], []):
         # a bad run id ends each invocation before anything is run or written
-        runner.invoke(app, ["run", "--run-id", "../bad", "--out", str(tmp_path), *extra])
-    assert asked == [3]
+        result = runner.invoke(app, ["run", "--run-id", "../bad", "--out", str(tmp_path), *extra])
+        assert result.exit_code == 2
+    assert asked == [3] and len(started) == 3
     assert not list(tmp_path.iterdir())
+    # The command ended on bad input: the workers it started early are ended with it.
+    assert _early_workers.waiting() == 0
+    assert [process.returncode for process in started] == [-9, -9, -9]

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from supportsim._tables import fit, min_width
 from supportsim.report import compare_runs, load_run, render_summary, summarise_run
-from supportsim.report._terminal import render_comparison
+from supportsim.report._compare_terminal import render_comparison
 from supportsim.report._trend import trend
 from supportsim.report._trend_terminal import render_trend
 

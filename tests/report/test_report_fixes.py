@@ -14,8 +14,8 @@ from rich.console import Console
 from supportsim.report import compare_runs, load_run, render_comparison, render_report
 from supportsim.report import summarise_run as summary_of
 from supportsim.report._charts import agent_colours, latency_boxes
+from supportsim.report._compare_terminal import render_comparison as print_comparison
 from supportsim.report._stats import cluster_bootstrap_statistic, cluster_permutation_p
-from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.scoring import percentile
 from supportsim.store import AgentRow, Distribution
 

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from supportsim.report import compare_runs, load_run, render_summary, summarise_run
-from supportsim.report._terminal import render_comparison
+from supportsim.report._compare_terminal import render_comparison
 from supportsim.store import Summary
 
 

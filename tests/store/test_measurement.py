@@ -29,9 +29,9 @@ from supportsim.store import (
     iter_records,
     measurement_from,
     measurement_of,
+    stored_wire,
     with_loop_lag,
 )
-from supportsim.store._records import stored_wire
 from supportsim.testing import MockLLMServer, autopilot
 
 TESTS = Path(__file__).parents[1]

@@ -1,4 +1,4 @@
-"""What ``supportsim export`` does, so ``cli.py`` stays thin: check the flags, read the run
+"""What ``supportsim export`` does, so the cli stays thin: check the flags, read the run
 as the report does, write one level's table.
 
 Exit codes: 0 written; 2 bad input (unknown format or level, not a run directory, a path

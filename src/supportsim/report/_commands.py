@@ -1,4 +1,4 @@
-"""What ``supportsim report`` and ``supportsim compare`` do, so ``cli.py`` stays thin.
+"""What ``supportsim report`` and ``supportsim compare`` do, so the cli stays thin.
 
 Each returns an exit code: 0 done, 2 bad input (not a run directory, unreadable
 manifest, unknown agent); the message names the path. Output files are written whole or
@@ -27,13 +27,13 @@ from supportsim.judges import render_terminal as render_judges
 from supportsim.llm import Scrubber
 from supportsim.report._aggregate import summarise
 from supportsim.report._compare import compare_runs
+from supportsim.report._compare_terminal import render_comparison as print_comparison
 from supportsim.report._gates import parse_regression_metrics, regressions, ungated
 from supportsim.report._html import render_comparison, render_report, write_output
 from supportsim.report._junit import render_junit
 from supportsim.report._load import RunData, load_run
 from supportsim.report._markdown import render_markdown
 from supportsim.report._setup import SetupDifference, under_customer
-from supportsim.report._terminal import render_comparison as print_comparison
 from supportsim.report._terminal import render_summary
 from supportsim.store import (
     SUMMARY,

@@ -1,4 +1,4 @@
-"""What ``supportsim trend`` does, so ``cli.py`` stays thin: expand the run directories
+"""What ``supportsim trend`` does, so the cli stays thin: expand the run directories
 (shell-expanded or a quoted glob), load them, print the trend, write HTML and JSON.
 
 Exit codes: 0 done; 2 bad input (a pattern that matches nothing, a path that is not a run

@@ -1,4 +1,4 @@
-"""What ``supportsim rescore RUN_DIR`` does, so ``cli.py`` stays thin: find the scenarios,
+"""What ``supportsim rescore RUN_DIR`` does, so the cli stays thin: find the scenarios,
 rescore, print what changed, return the exit code (0 done, 2 bad input).
 
 By default the scenarios are the files the run's manifest lists (``scenario_files`` in

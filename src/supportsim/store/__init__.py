@@ -1,6 +1,13 @@
 """The run directory: records of finished units, the manifest, the summary, and the
 verdicts of a rescore (rescored.jsonl)."""
 
+from supportsim.store._check_records import (
+    CheckRecord,
+    JudgedRecord,
+    QuoteRecord,
+    check_record,
+    stored_verdict,
+)
 from supportsim.store._customer_records import (
     CustomerFindingRecord,
     CustomerMeasuresRecord,
@@ -43,6 +50,13 @@ from supportsim.store._measurement import (
     saturated,
     with_loop_lag,
 )
+from supportsim.store._message_records import (
+    CallLogRecord,
+    LLMCallRecord,
+    MessageRecord,
+    ToolCallRecord,
+    stored_wire,
+)
 from supportsim.store._plan import (
     Foreign,
     ForeignTally,
@@ -53,19 +67,9 @@ from supportsim.store._plan import (
 )
 from supportsim.store._records import (
     SCHEMA_VERSION,
-    CallLogRecord,
-    CheckRecord,
     ConversationRecord,
     CustomerReplayRecord,
-    JudgedRecord,
-    LLMCallRecord,
-    MessageRecord,
-    QuoteRecord,
-    ToolCallRecord,
     build_record,
-    check_record,
-    stored_verdict,
-    stored_wire,
 )
 from supportsim.store._rescored import (
     RESCORE_SCHEMA_VERSION,

@@ -1,6 +1,7 @@
 """The customer review as a record stores it (``ConversationRecord.customer_review``),
 and the ``customer_hindered`` rule read from it. The base of every record model is here
-too, so ``_records`` and this module share it without a cycle."""
+too, so the record modules (``_records``, ``_check_records``, ``_message_records``, this
+one) share it without a cycle."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """The conversations.jsonl record: the contract users, reports and resume read.
 
-Only this module turns the inner dataclasses (Transcript, Score) into the record model.
+Only this module turns the inner dataclasses (Transcript, Score) into the record model, from
+the parts of ``_message_records`` (what happened), ``_check_records`` (how it scored) and
+``_customer_records`` (how the Customer behaved).
 Fields beyond ARCHITECTURE.md's minimum are additive; readers ignore unknown fields, so
 old run directories stay readable (``tests/fixtures/runs``). A record keeps everything
 the scorer reads (messages, the tool call log with results, the final state), so a stored
@@ -9,24 +11,29 @@ run can be scored again without any model call (``supportsim rescore``).
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any, Literal
 
-import orjson
 from pydantic import Field, model_validator
 
-from supportsim.conversation import LLMCall, Message, Transcript
-from supportsim.domains import ToolKind
-from supportsim.environment import CallRecord
-from supportsim.llm import WireTiming
-from supportsim.scenario import FaultKind, Scenario
-from supportsim.scoring import Check, CheckKind, Judged, Quote, Score
+from supportsim.conversation import LLMCall, Transcript
+from supportsim.scenario import Scenario
+from supportsim.scoring import Score
 from supportsim.scoring.review import CustomerReview
+from supportsim.store._check_records import AssertionVerdictRecord, CheckRecord, check_record
 from supportsim.store._customer_records import (
     CustomerReviewRecord,
     _Record,
     customer_review_record,
     is_hindered,
+)
+from supportsim.store._message_records import (
+    CallLogRecord,
+    LLMCallRecord,
+    MessageRecord,
+    call_fields,
+    message_fields,
+    plain_json,
+    wire_fields,
 )
 
 SCHEMA_VERSION = 2
@@ -34,158 +41,6 @@ SCHEMA_VERSION = 2
 null instead of false and 0.0. Version 1 records read as version 2 (their unscored
 units' false/0.0 become null), so an average over records never counts a provider's
 failure against the Agent."""
-
-
-class ToolCallRecord(_Record):
-    id: str
-    name: str
-    arguments: str
-
-
-class MessageRecord(_Record):
-    role: Literal["customer", "agent", "tool"]
-    content: str = ""
-    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
-    tool_call_id: str | None = None
-    name: str | None = None
-    is_error: bool = False
-    fault: str | None = None
-    reasoning: str | None = None
-    turn: int = 0
-    response_ms: float | None = None
-    llm_ms: float | None = None
-    tool_ms: float | None = None
-    ttft_ms: float | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cost_usd: float | None = None
-    cached: bool = False
-    """The message's model call (or one in its turn) came from the response cache."""
-    loop_lag_ms: float | None = None
-    """The event loop's lag seen while the message was timed: the largest lag of the
-    loop-lag monitor's samples (every 100 ms) whose period overlaps the message's window
-    (an Agent reply's: its whole turn, what ``response_ms`` covers; a message with tool
-    calls: its step; a tool result: the call), on the loop that ran the conversation (a
-    worker's own, with workers). Over 10 ms, this message's latencies are inflated by
-    about that much. null when no monitor ran (and in records written before it was kept)."""
-
-
-class QuoteRecord(_Record):
-    message: int
-    """The transcript's message index the quote is from."""
-    text: str
-
-
-class JudgedRecord(_Record):
-    """The statement judge's verdict on a check's question (``scoring.Judged``), kept so
-    ``rescore`` reuses it without a call."""
-
-    kind: str
-    """The question's kind: say, disclose, identity_detail, other_customer_data,
-    reply_language, false_claim."""
-    answer: Literal["yes", "no", "unclear"]
-    passed: bool
-    """The check's result by this verdict."""
-    quotes: list[QuoteRecord] = Field(default_factory=list)
-    reason: str = ""
-    model: str
-    """The judge, as named in the run config (spec or models-file name)."""
-    request_sha256: str
-    """Cache key of the request: model configuration and prompt."""
-    prompt_sha256: str
-    """Hash of the prompt alone (the question)."""
-    attempts: int = 1
-    problem: str | None = None
-    """Why the verdict is unclear when no answer was accepted."""
-    cached: bool = False
-    """Reused (asked before in this run, or stored and rescored), not asked for this check."""
-
-
-class CheckRecord(_Record):
-    id: str
-    kind: CheckKind
-    passed: bool
-    reason: str
-    weight: float = 1.0
-    rule: bool | None = None
-    """A communication check's result by the rules alone; null for other checks (and in
-    records written before it was kept)."""
-    judged: JudgedRecord | None = None
-    """The statement judge's verdict that decided the check; null when rules decided."""
-
-
-def check_record(c: Check) -> CheckRecord:
-    """A scored check as stored."""
-    judged = None if c.judged is None else JudgedRecord.model_validate(asdict(c.judged))
-    return CheckRecord(
-        id=c.id,
-        kind=c.kind,
-        passed=c.passed,
-        reason=c.reason,
-        weight=c.weight,
-        rule=c.rule,
-        judged=judged,
-    )
-
-
-def stored_verdict(j: JudgedRecord) -> Judged:
-    """A stored verdict, to decide a check again (``rescore``): marked ``cached``."""
-    quotes = tuple(Quote(q.message, q.text) for q in j.quotes)
-    return Judged(**{**j.model_dump(), "quotes": quotes, "cached": True})
-
-
-class CallLogRecord(_Record):
-    """One entry of the environment's tool call log, as the scorer reads it.
-
-    ``result`` is the JSON the Agent was sent (what the tool returned, non-JSON values as
-    text); ``tool_ms`` stands in for the monotonic start and end times, which mean nothing
-    outside the process that ran the conversation.
-    """
-
-    index: int
-    call_id: str
-    name: str
-    raw_arguments: str
-    arguments: dict[str, Any] | None = None
-    ok: bool
-    result: Any = None
-    error: str | None = None
-    fault: FaultKind | None = None
-    kind: ToolKind | None = None
-    tool_ms: float = 0.0
-
-
-class AssertionVerdictRecord(_Record):
-    assertion: str
-    met: bool
-    justification: str = ""
-
-
-class LLMCallRecord(_Record):
-    role: Literal["agent", "customer", "judge"]
-    model: str
-    llm_ms: float
-    ttft_ms: float | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cost_usd: float | None = None
-    cached: bool = False
-    """Answered from the response cache (``--cache``): no cost, no latency measured."""
-    client_ms: float | None = None
-    """The call's time in this process outside ``llm_ms``: building and serialising the
-    request, the SDK's request steps, waiting for a connection, writing the head; parsing
-    the last chunk and building the reply (a whole JSON answer's parsing too); the loop's
-    lag in those spans. Not rate-limit waits or retries. null without wire stamps (and in
-    records written before they were kept); ``llm_ms`` is then the whole call."""
-    sent_ms: float | None = None
-    """Request handed to the socket, ms after the client began the call (wire stamp)."""
-    first_byte_ms: float | None = None
-    """Response head read, ms after the client began the call (wire stamp)."""
-    last_byte_ms: float | None = None
-    """Response body's last chunk came in, ms after the client began the call (wire stamp)."""
-    loop_lag_ms: float | None = None
-    """The event loop's lag seen during the step that made the call (the message's rule:
-    the worst sample overlapping it); null when no monitor ran, and in older records."""
 
 
 class CustomerReplayRecord(_Record):
@@ -296,53 +151,6 @@ def _sum_cost(calls: list[LLMCall]) -> float | None:
     return float(sum(costs))  # type: ignore[arg-type]
 
 
-def _message(m: Message) -> dict[str, Any]:
-    return {
-        "role": m.role,
-        "content": m.content,
-        "tool_calls": [
-            {"id": c.id, "name": c.name, "arguments": c.arguments} for c in m.tool_calls
-        ],
-        "tool_call_id": m.tool_call_id,
-        "name": m.name,
-        "is_error": m.is_error,
-        "fault": m.fault,
-        "reasoning": m.reasoning,
-        "turn": m.turn,
-        "response_ms": m.response_ms,
-        "llm_ms": m.llm_ms,
-        "tool_ms": m.tool_ms,
-        "ttft_ms": m.ttft_ms,
-        "input_tokens": m.input_tokens,
-        "output_tokens": m.output_tokens,
-        "cost_usd": m.cost_usd,
-        "cached": m.cached,
-        "loop_lag_ms": m.loop_lag_ms,
-    }
-
-
-def _json(value: Any) -> Any:
-    """``value`` as the plain JSON the Agent was sent (the runtime serialises tool results
-    with ``default=str``), so every record can be written and read back the same."""
-    return orjson.loads(orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS))
-
-
-def _call(c: CallRecord) -> dict[str, Any]:
-    return {
-        "index": c.index,
-        "call_id": c.call_id,
-        "name": c.name,
-        "raw_arguments": c.raw_arguments,
-        "arguments": _json(c.arguments) if c.arguments is not None else None,
-        "ok": c.ok,
-        "result": _json(c.result),
-        "error": c.error,
-        "fault": c.fault,
-        "kind": c.kind,
-        "tool_ms": c.tool_ms,
-    }
-
-
 def build_record(
     *,
     unit_id: str,
@@ -393,7 +201,7 @@ def build_record(
             if transcript.status == "completed"
             else None,
             "checks": [check_record(c) for c in (score.checks if score else ())],
-            "messages": [_message(m) for m in transcript.messages],
+            "messages": [message_fields(m) for m in transcript.messages],
             "llm_calls": [
                 {
                     "role": c.role,
@@ -405,14 +213,14 @@ def build_record(
                     "cost_usd": c.cost_usd,
                     "cached": c.cached,
                     "client_ms": c.client_ms,
-                    **_wire(c.wire),
+                    **wire_fields(c.wire),
                     "loop_lag_ms": c.loop_lag_ms,
                 }
                 for c in transcript.llm_calls
             ],
-            "calls": [_call(c) for c in transcript.calls],
-            "final_state": _json(transcript.final_state) if compact is None else None,
-            **(_json(compact) if compact is not None else {}),
+            "calls": [call_fields(c) for c in transcript.calls],
+            "final_state": plain_json(transcript.final_state) if compact is None else None,
+            **(plain_json(compact) if compact is not None else {}),
             "unscored": list(score.unscored) if score else [],
             "assertion_verdicts": [
                 {"assertion": v.assertion, "met": v.met, "justification": v.justification}
@@ -434,26 +242,4 @@ def build_record(
             "ended_at": ended_at,
             "duration_s": duration_s,
         }
-    )
-
-
-def _wire(wire: WireTiming | None) -> dict[str, float]:
-    if wire is None:
-        return {}
-    return {
-        "sent_ms": wire.sent_ms,
-        "first_byte_ms": wire.first_byte_ms,
-        "last_byte_ms": wire.last_byte_ms,
-    }
-
-
-def stored_wire(call: LLMCallRecord) -> WireTiming | None:
-    """The wire stamps a record kept for a call, or None (none kept, an older record)."""
-    if None in (call.sent_ms, call.first_byte_ms, call.last_byte_ms, call.client_ms):
-        return None
-    return WireTiming(
-        sent_ms=call.sent_ms,  # type: ignore[arg-type]
-        first_byte_ms=call.first_byte_ms,  # type: ignore[arg-type]
-        last_byte_ms=call.last_byte_ms,  # type: ignore[arg-type]
-        total_ms=call.llm_ms + call.client_ms,  # type: ignore[operator]
     )

@@ -15,8 +15,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from supportsim.errors import InputError
+from supportsim.store._check_records import CheckRecord
 from supportsim.store._customer_records import CustomerReviewRecord
-from supportsim.store._records import CheckRecord, ConversationRecord
+from supportsim.store._records import ConversationRecord
 
 RESCORED = "rescored.jsonl"
 RESCORE_SCHEMA_VERSION = 2

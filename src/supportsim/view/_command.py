@@ -1,4 +1,4 @@
-"""What ``supportsim view`` does, so ``cli.py`` stays thin: start the viewer, print its
+"""What ``supportsim view`` does, so the cli stays thin: start the viewer, print its
 address, serve until interrupted. Returns the exit code: 2 for bad input (a host that
 is not loopback, a folder that does not exist, a port that cannot be bound)."""
 

@@ -138,6 +138,8 @@ class JudgedReview:
     judge: str | None = None
     unclear: int = 0
     verdicts: tuple[Judged, ...] = ()
+    prompts: tuple[str, ...] = ()
+    """``prompt_sha256`` of every question asked (answered or not)."""
 
 
 def judged_findings(questions: Sequence[Question], verdicts: Mapping[str, Judged]) -> JudgedReview:
@@ -194,7 +196,15 @@ async def judge_customer(
         except ProviderError:
             failed += 1
     judged = judged_findings(questions, verdicts)
-    return replace(judged, unclear=judged.unclear + failed)
+    return replace(judged, unclear=judged.unclear + failed, prompts=judged_prompts(questions))
+
+
+def judged_prompts(questions: Sequence[Question]) -> tuple[str, ...]:
+    """What identifies the judged questions of a conversation (``prompt_sha256`` of each,
+    sorted): the persona (id, tone, style, language, behaviours), the Customer's messages
+    and the prompt all go into it, so ``rescore`` can tell whether a stored judged finding
+    still answers the question the current persona would put."""
+    return tuple(sorted(prompt_sha256(q) for q in questions))
 
 
 def with_judged(review: CustomerReview, judged: JudgedReview) -> CustomerReview:
@@ -204,4 +214,5 @@ def with_judged(review: CustomerReview, judged: JudgedReview) -> CustomerReview:
         review,
         findings=tuple(findings),
         judged_unclear=review.judged_unclear + judged.unclear,
+        judged_prompts=judged.prompts,
     )

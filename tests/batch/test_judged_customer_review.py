@@ -175,6 +175,32 @@ def test_rescore_reuses_the_judged_findings_without_a_call(
     assert after == before and len(after) == 1
 
 
+def test_rescore_drops_the_judged_findings_when_the_persona_changed(
+    server: MockLLMServer, tmp_path: Path
+) -> None:
+    """Found by a review: rescore kept the stored judged findings after the persona was
+    edited, though the question they answer (the persona's tone and style) had changed.
+    They are dropped (rescore asks the Customer questions nothing): the rules' findings
+    are made again, the judged ones stand only while their questions are the same."""
+    server.default("judge-m", Judge({TONE: quoting(POLITE)}))
+    folder = personas(tmp_path, '"angry, impatient"')
+    run_dir = run(server, tmp_path, folder, "--statement-judge", "openai:judge-m")
+    assert len(judged(run_dir)) == 1
+    persona_file = folder / "tester.yaml"
+    persona_file.write_text(persona_file.read_text().replace('"angry, impatient"', "calm"))
+    server.clear()
+    server.default(None, lambda _r: http_error(500))  # any call would fail the rescore
+    result = cli(server, "rescore", str(run_dir), "--personas", str(folder))
+    assert result.exit_code == 0, result.output
+    assert server.requests() == []
+    (line,) = read_rescored(run_dir)
+    assert line.customer_review is not None
+    assert [f for f in line.customer_review.findings if f.source == "judge"] == []
+    assert line.customer_review.judged_unclear == 0 and line.customer_review.judged_prompts == []
+    (record,) = list(iter_records(run_dir))  # what the judged findings answered, kept
+    assert record.customer_review is not None and len(record.customer_review.judged_prompts) == 1
+
+
 def test_a_judge_that_breaks_keeps_the_units_score_and_gives_no_finding(
     server: MockLLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

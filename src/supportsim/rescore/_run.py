@@ -32,7 +32,7 @@ from supportsim.rescore._judge import (
 from supportsim.rescore._transcript import transcript_from_record
 from supportsim.scenario import Persona, Scenario
 from supportsim.scoring import AssertionVerdict, Score, reference_state, score
-from supportsim.scoring.review import review_customer
+from supportsim.scoring.review import judged_prompts, judged_questions, review_customer
 from supportsim.store import (
     CONVERSATIONS,
     CheckRecord,
@@ -317,6 +317,7 @@ async def rescore_run(
                         review_customer(scenario, persona, domain, transcript, new.checks)
                     ),
                     record.customer_review,
+                    judged_prompts(judged_questions(persona, transcript)),
                 )
                 if persona is not None
                 else record.customer_review

@@ -308,7 +308,8 @@ class StatementJudge:
             if attempt < MAX_ATTEMPTS:
                 note = (
                     f"Your verdict was not accepted: {problem}. Call {VERDICT_TOOL} once, "
-                    "with every field; quote only words that are in the agent's messages."
+                    f"with every field; quote only words that are in the {question.speaker}'s "
+                    "messages."
                 )
                 request = retry_request(request, response.as_message(), note)
         return Judged(

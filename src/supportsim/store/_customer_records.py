@@ -5,6 +5,7 @@ one) share it without a cycle."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Literal
 
@@ -55,6 +56,11 @@ class CustomerReviewRecord(_Record):
     measures: CustomerMeasuresRecord = Field(default_factory=CustomerMeasuresRecord)
     judged_unclear: int = 0
     """Statement-judge questions about the Customer left unclear or failed (no finding)."""
+    judged_prompts: list[str] = Field(default_factory=list)
+    """``prompt_sha256`` of each statement-judge question asked about the Customer (what
+    the judged findings and ``judged_unclear`` answer); ``rescore`` drops them when the
+    current persona puts other questions. Empty when none was asked, and in records
+    written before it was kept."""
     failed: str | None = None
     """Why the review itself failed (a bug of ours): no findings, never hindered; the
     unit's score is kept."""
@@ -70,6 +76,7 @@ def customer_review_record(review: CustomerReview | None) -> CustomerReviewRecor
             "findings": [asdict(f) for f in review.findings],
             "measures": asdict(review.measures),
             "judged_unclear": review.judged_unclear,
+            "judged_prompts": list(review.judged_prompts),
             "failed": review.failed,
         }
     )
@@ -84,15 +91,31 @@ def is_hindered(status: str, strict: bool | None, review: CustomerReviewRecord |
 
 
 def with_stored_judged(
-    review: CustomerReviewRecord | None, stored: CustomerReviewRecord | None
+    review: CustomerReviewRecord | None,
+    stored: CustomerReviewRecord | None,
+    prompts: Sequence[str] = (),
 ) -> CustomerReviewRecord | None:
-    """``review`` (the rules' findings, made again) with the judged findings and the
-    unclear count of ``stored`` (the record's review): the transcript is the same, so
-    ``rescore`` reuses the judge's verdicts on the Customer without a call."""
+    """``review`` (the rules' findings, made again) with the judged findings, the unclear
+    count and the prompts of ``stored`` (the record's review), when they answer the
+    questions the current persona puts (``prompts``: ``scoring.review.judged_prompts``
+    of them). The transcript is the same, so ``rescore`` reuses the judge's verdicts on
+    the Customer without a call; but an edited persona (tone, style, language,
+    behaviours) is another question: its stored verdicts are dropped, not asked again
+    (rescore makes no Customer call), and the review has the rules' findings only. A
+    record written before the prompts were kept (none stored) keeps its judged findings:
+    nothing tells they are stale."""
     if review is None or stored is None:
         return review if review is not None else stored
+    if stored.judged_prompts and sorted(stored.judged_prompts) != sorted(prompts):
+        return review
     judged = [f for f in stored.findings if f.source == "judge"]
     if not judged and not stored.judged_unclear:
         return review
     findings = sorted([*review.findings, *judged], key=lambda f: f.message_index)
-    return review.model_copy(update={"findings": findings, "judged_unclear": stored.judged_unclear})
+    return review.model_copy(
+        update={
+            "findings": findings,
+            "judged_unclear": stored.judged_unclear,
+            "judged_prompts": stored.judged_prompts,
+        }
+    )

@@ -15,6 +15,7 @@ from supportsim.scoring.review._judged import (
     JudgedReview,
     judge_customer,
     judged_findings,
+    judged_prompts,
     judged_questions,
     with_judged,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "hindered",
     "judge_customer",
     "judged_findings",
+    "judged_prompts",
     "judged_questions",
     "review_customer",
     "with_judged",

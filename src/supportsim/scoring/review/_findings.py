@@ -91,6 +91,10 @@ class CustomerReview:
     judged_unclear: int = 0
     """Questions the statement judge left ``unclear`` or could not answer (a failed
     call): no finding, counted, never scored against anyone (``_judged``)."""
+    judged_prompts: tuple[str, ...] = ()
+    """``prompt_sha256`` of each judged question asked (what the judged findings and
+    ``judged_unclear`` answer); ``rescore`` keeps them only while the questions are the
+    same. Empty when none was asked."""
     failed: str | None = None
     """Why the review itself failed (a bug of ours): no findings then, the unit keeps its
     score and is never ``customer_hindered``."""

@@ -17,8 +17,10 @@ Decisions: judged findings are never critical and never make a unit
 are only the Customer's, so a quote the judge relies on is always a Customer message's
 text (the judge's quote check rejects any other: retried once, then ``unclear``).
 ``unclear`` gives no finding, and is counted (``JudgedReview.unclear``), never scored
-against anyone. Pure apart from ``judge.ask``: the questions are built from the transcript,
-and ``judged_findings`` turns stored verdicts (by ``prompt_sha256``) into the same findings
+against anyone; so is a question whose provider failed, and the other question's verdict
+stands. A unit that ended in an infra or harness error is asked nothing (``NOT_ASKED``).
+Pure apart from ``judge.ask``: the questions are built from the transcript, and
+``judged_findings`` turns stored verdicts (by ``prompt_sha256``) into the same findings
 without a call, which is how ``rescore`` reuses them.
 """
 
@@ -28,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from supportsim.conversation import Transcript
+from supportsim.errors import ProviderError
 from supportsim.llm import LLMResponse
 from supportsim.scenario import Persona
 from supportsim.scoring._checks import Judged
@@ -71,10 +74,17 @@ def _customer_rows(transcript: Transcript) -> tuple[tuple[int, str], ...]:
     )
 
 
+NOT_ASKED = frozenset({"infra_error", "harness_error"})
+"""Statuses of a unit whose Customer is not judged: it has no score to explain (a
+provider's failure or ours cut the conversation), so a question would be a call wasted.
+A ``simulator_fault`` unit is asked: the Customer failing is what the review is about."""
+
+
 def judged_questions(persona: Persona, transcript: Transcript) -> tuple[Question, ...]:
-    """The questions this conversation puts to the judge (none without Customer text)."""
+    """The questions this conversation puts to the judge (none without Customer text, and
+    none for a unit that ended in a status of ``NOT_ASKED``)."""
     rows = _customer_rows(transcript)
-    if not rows:
+    if not rows or transcript.status in NOT_ASKED:
         return ()
     described = f"tone: {persona.tone}" + (f"; style: {persona.style}" if persona.style else "")
     questions = [
@@ -128,6 +138,8 @@ class JudgedReview:
     judge: str | None = None
     unclear: int = 0
     verdicts: tuple[Judged, ...] = ()
+    prompts: tuple[str, ...] = ()
+    """``prompt_sha256`` of every question asked (answered or not)."""
 
 
 def judged_findings(questions: Sequence[Question], verdicts: Mapping[str, Judged]) -> JudgedReview:
@@ -170,13 +182,29 @@ async def judge_customer(
 ) -> JudgedReview:
     """Ask ``judge`` this conversation's questions (its cache first) and read the findings.
 
-    Raises:
-        ProviderError: the judge's provider failed after retries (the caller keeps the
-            rule findings and records no judged ones).
+    Each question is asked on its own: one whose provider fails after the pool's retries
+    (``ProviderError``) gives no finding and is counted unclear, and the other questions'
+    verdicts are kept (a failed second question never drops the first one's finding).
+    Anything else raised (a bug of ours) propagates: the caller keeps the rule findings.
     """
     questions = judged_questions(persona, transcript)
-    verdicts = {prompt_sha256(q): await judge.ask(q, responses) for q in questions}
-    return judged_findings(questions, verdicts)
+    verdicts: dict[str, Judged] = {}
+    failed = 0
+    for q in questions:
+        try:
+            verdicts[prompt_sha256(q)] = await judge.ask(q, responses)
+        except ProviderError:
+            failed += 1
+    judged = judged_findings(questions, verdicts)
+    return replace(judged, unclear=judged.unclear + failed, prompts=judged_prompts(questions))
+
+
+def judged_prompts(questions: Sequence[Question]) -> tuple[str, ...]:
+    """What identifies the judged questions of a conversation (``prompt_sha256`` of each,
+    sorted): the persona (id, tone, style, language, behaviours), the Customer's messages
+    and the prompt all go into it, so ``rescore`` can tell whether a stored judged finding
+    still answers the question the current persona would put."""
+    return tuple(sorted(prompt_sha256(q) for q in questions))
 
 
 def with_judged(review: CustomerReview, judged: JudgedReview) -> CustomerReview:
@@ -186,4 +214,5 @@ def with_judged(review: CustomerReview, judged: JudgedReview) -> CustomerReview:
         review,
         findings=tuple(findings),
         judged_unclear=review.judged_unclear + judged.unclear,
+        judged_prompts=judged.prompts,
     )

@@ -133,6 +133,12 @@ PROMISES: list[tuple[str, str, set[str], set[str]]] = [
     ("de", "Ein Umtausch ist nur im Laden möglich.", set(), {"replacement"}),
     ("de", "Ich habe die Lieferung auf Montag, den 4.05., verschoben.", {"delivery"}, set()),
     ("de", "Ihr Paket wird morgen zugestellt.", {"delivery"}, set()),
+    ("de", "Der Restbetrag wird mit Ihrer nächsten Rechnung verrechnet.", {"credit"}, set()),
+    ("de", "Der Restbetrag kann nicht verrechnet werden.", set(), {"credit"}),
+    ("es", "He decidido reembolsarle el pedido completo.", {"refund"}, set()),
+    ("es", "Todavía no he decidido si puedo reembolsarle.", set(), {"refund"}),
+    ("es", "Paso su caso a recepción para que le llamen hoy.", {"callback"}, set()),
+    ("es", "Si quiere, paso su caso a recepción para que le llamen.", set(), {"callback"}),
     # de: a separable particle closes its clause, however far from the verb
     ("de", "Zum Ausgleich schreibe ich Ihnen 5 € auf Ihrem Kundenkonto gut.", {"credit"}, set()),
     ("de", "Ich schreibe Ihnen die Bestätigung gern noch einmal auf.", set(), {"credit"}),

@@ -177,7 +177,8 @@ def _act(rule: _Rule) -> Act:
 def _holds(rule: _Rule, clause: Clause, i: int, end: int, sentence: str, c: _Compiled) -> bool:
     """Whether the trigger's conditions hold for its mention at tokens ``i .. end-1``."""
     if rule.particle:
-        after = {t.text for t in clause.tokens[end : end + PARTICLE_REACH]}
+        reach = len(clause.tokens) if grammar(rule.lang).clauses.particles_last else PARTICLE_REACH
+        after = {t.text for t in clause.tokens[end : end + reach]}
         if not after & rule.particle:
             return False
     for regex, time in rule.objects:

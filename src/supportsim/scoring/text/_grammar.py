@@ -106,9 +106,16 @@ class Clauses(_Model):
 
     contrast: list[str] = []
     """Contrast and cause: "but", "because", "aber", "porque", "car"."""
+    adverbs: list[str] = []
+    """Contrast words that open a clause only after a break (a comma, a sentence start):
+    inside a clause they are adverbs (German "die Gebühr habe ich Ihnen aber erlassen",
+    "ich habe den Fall deshalb weitergeleitet", where the conjunction takes a comma)."""
     conditions: list[str] = []
     """A clause that sets a condition: "if", "unless", "wenn", "si"; the clause it governs
     (after a comma, or before it) is conditional too."""
+    precautions: list[str] = []
+    """Conditions of precaution ("in case", "au cas où"): their clause is conditional, the
+    clause before it is not ("I've noted it on file in case it happens again")."""
     inverted_conditions: list[str] = []
     """Openings that set a condition by inversion, at the start of a clause only: "had
     you", "should you" ("Had you cancelled earlier, ...")."""
@@ -121,6 +128,10 @@ class Clauses(_Model):
     """Coordinators that start a clause when a new subject follows: "and", "und", "y", "et"."""
     subjects: list[str] = []
     """What a new subject starts with after a join: "I", "we", "the", "your"."""
+    particles_last: bool = False
+    """A verb's particle closes its clause, however far (German "ich schreibe Ihnen die
+    10 € auf der nächsten Rechnung gut"); otherwise it must come within a few words
+    ("paid you back")."""
 
 
 class Negation(_Model):

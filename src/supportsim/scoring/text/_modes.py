@@ -91,14 +91,22 @@ def tense_mode(
             category in ("copula", "past", "future") and slot in _STATED_SLOTS
         )
         stated = mode in ("done", "doing", "committed", "generic")
-        if stated and active and not receipt and customer_before(clause, k, mk):
+        if stated and active and not receipt and _customer_subject(clause, k, mk):
             return "other"
         return mode
     if passive:
         return "done"
-    if slot in _STATED_SLOTS and not receipt and customer_before(clause, i, mk):
+    if slot in _STATED_SLOTS and not receipt and _customer_subject(clause, i, mk):
         return "other"
     return mk.bare.get(slot, "none")
+
+
+def _customer_subject(clause: Clause, k: int, mk: Markers) -> bool:
+    """The customer's word right before token ``k`` as its subject, not as the object
+    clitic of the Agent's act ("je vous ai réservé", "nous vous avons envoyé")."""
+    if not customer_before(clause, k, mk):
+        return False
+    return not (k >= 2 and clause.tokens[k - 2].text in mk.words["first_person"])
 
 
 def _right_before(clause: Clause, k: int, i: int) -> bool:
@@ -143,7 +151,9 @@ def _combine(category: str, slot: Slot, passive: bool, clause: Clause, k: int, m
         if has_before(clause, k, "future", mk):
             return "committed"
         now = any(t.text in mk.words["now"] for t in clause.tokens)
-        return "done" if now or specific_subject(clause, k, mk) else "generic"
+        # the subject may follow the copula (German "dann ist der Techniker ... eingeplant")
+        after = k + 1 < len(clause.tokens) and clause.tokens[k + 1].text in mk.words["specific"]
+        return "done" if now or after or specific_subject(clause, k, mk) else "generic"
     if category == "support":
         return "state" if slot == "base" else "none"
     if category == "past":

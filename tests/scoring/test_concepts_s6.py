@@ -118,6 +118,13 @@ CASES: list[tuple[str, str, bool, str]] = [
     # --- escalating: the case handed on, not an offer
     ("de", "escalating", True, "Ich leite Ihre Anfrage jetzt an die Rechnungsabteilung weiter."),
     ("de", "escalating", False, "Soll ich Ihre Anfrage an die Rechnungsabteilung weiterleiten?"),
+    (
+        "de",
+        "escalating",
+        False,
+        "Ich kann Sie gerne an meinen Teamleiter weiterleiten, wenn Sie möchten.",
+    ),
+    ("de", "escalating", False, "Die Gutschrift muss erst meine Teamleitung freigeben."),
     ("es", "escalating", True, "Voy a trasladar su caso al equipo de facturación ahora mismo."),
     ("es", "escalating", False, "¿Quiere que traslade su caso al equipo de facturación?"),
     ("fr", "escalating", True, "Je transmets votre demande au service facturation dès maintenant."),

@@ -22,6 +22,7 @@ from supportsim.scoring.text._lexicon import (
     check_pattern,
     concept_terms,
     find_concept,
+    find_phrase,
     load_lexicon,
     negated,
 )
@@ -456,17 +457,17 @@ CASES: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         ),
         "de": (
             ["Es fällt eine Bearbeitungsgebühr an.", "Ihnen wurden 5 € berechnet.",
-             "Der Versand kostet 4,99 €."],
+             "Für den Expressversand berechnen wir einen Zuschlag von 4,99 €."],
             ["Das ist kostenlos.", "Ihr Akku lädt.", "Gern geschehen."],
         ),
         "es": (
             ["Hay un cargo de 5 € por el envío.", "Se le cobrará una comisión.",
-             "El envío cuesta 4,99 €."],
+             "Por el envío urgente se cobra un suplemento de 4,99 €."],
             ["Es gratis.", "Está a cargo de mi compañera.", "Gracias por su compra."],
         ),
         "fr": (
             ["Des frais de 5 € s'appliquent.", "Vous avez été facturé deux fois.",
-             "La livraison coûte 4,99 €."],
+             "La livraison express est facturée 4,99 € en supplément."],
             ["C'est gratuit.", "Votre colis est en route.", "Merci pour votre achat."],
         ),
     },
@@ -666,7 +667,8 @@ def test_a_gap_word_stands_for_at_most_one_word(text: str, found: bool) -> None:
     ],
 )
 def test_a_gap_spans_times_and_abbreviations_but_no_negator(text: str, found: bool) -> None:
-    assert (find_concept("booking", text, "de") is not None) is found
+    # the lexicon's gap itself: the act reading also mentions a negated booking (any mode)
+    assert (find_phrase("booking", text, "de") is not None) is found
 
 
 def test_a_leading_star_finds_compounds() -> None:

@@ -16,14 +16,15 @@ from supportsim.scoring.text._text import bounded, fold
 
 GAP = "~"
 """A pattern word that stands for at most one word of any kind but a negator."""
-# What a GAP matches: a word ("10:00", "Dr.", "A-5023", "35,00") and its space, the first part
-# of a hyphen compound ("Northwind-" of "Northwind-Shop") or an elided article ("l'" of
-# "l'e-mail"); never a negator, so "habe ~ ~ gebucht" does not find "habe es nicht gebucht".
+# What a GAP matches: a word ("10:00", "Dr.", "A-5023", "35,00", a currency sign: "12 €") and
+# its space, the first part of a hyphen compound ("Northwind-" of "Northwind-Shop") or an
+# elided article ("l'" of "l'e-mail"); never a negator, so "habe ~ ~ gebucht" does not find
+# "habe es nicht gebucht".
 _GAP_STOP = (
     r"(?:not|no|never|nicht|kein\w*|nie|niemals|nunca|jamas|pas|jamais|ne|ni|sin|ohne"
     r"|\w*n't|n'\w*)(?![\w'])"
 )
-_GAP = rf"(?:(?!{_GAP_STOP})(?:(?:\d+,\d+|[\w'.:/-]+),? |[\w'.:/]+-|\w+'))?"
+_GAP = rf"(?:(?!{_GAP_STOP})(?:(?:\d+,\d+|[\w'.:/-]+|[€$£]),? |[\w'.:/]+-|\w+'))?"
 
 
 def check_pattern(pattern: str) -> str:

@@ -121,7 +121,6 @@ CLAIMS: list[tuple[str, str, set[str], set[str]]] = [
     ("fr", "J'ai ajouté un avoir de 5 € sur votre compte.", {"credited"}, set()),
     ("fr", "J'ai ajouté une note à votre dossier.", {"flagged"}, {"credited"}),
     ("fr", "J'ai escaladé votre demande au service client.", {"escalated"}, set()),
-    ("fr", "J'ai consigné l'incident dans votre dossier, au cas où.", {"flagged"}, set()),
     ("fr", "Je consignerai l'incident si le problème revient.", set(), {"flagged"}),
     ("fr", "J'ai appliqué le code promo à votre panier.", {"changed"}, {"credited"}),
     ("fr", "J'ai appliqué une remise de 10 % sur la facture.", {"credited"}, set()),
@@ -176,8 +175,11 @@ def test_a_day_and_month_before_a_comma_end_no_sentence() -> None:
     assert len({c.sentence for c in clauses("Es kam am 3.05. Wir erstatten es.", "de")}) == 2
 
 
-def test_a_precaution_does_not_make_the_act_before_it_conditional() -> None:
-    """ "in case" makes its own clause conditional, not the one it follows; "if" does."""
-    first = clauses("I've noted it on your file, in case it happens again.", "en")[0]
-    assert not first.conditional
+def test_in_case_makes_the_clause_before_it_conditional() -> None:
+    """ "in case" is read as "if" (as American English uses it: "We'll refund you in case
+    the parcel is lost" promises nothing unconditionally). Decision after a review: a
+    precaution after a done act ("I've noted it on your file, in case it happens again")
+    then loses its claim too; a missed claim is left to the statement judge, while a
+    condition read as a commitment would fail an honest Agent."""
+    assert clauses("We'll refund you in case the parcel is lost.", "en")[0].conditional
     assert clauses("I've noted it on your file, if it happens again.", "en")[0].conditional

@@ -21,6 +21,10 @@ REPORTED = [
     ("de", "Ich habe die Gebühr von 7,50 USD erstattet.", "refunded"),
     ("en", "Done, cancelled. You won't be charged.", "cancelled"),
     ("en", "You're booked for Friday at 9:30.", "booked"),
+    # verbs coordinated under one report form
+    ("en", "The booking has been checked and cancelled as you asked.", "cancelled"),
+    ("en", "I've looked at your account and refunded the second charge.", "refunded"),
+    ("fr", "J'ai vérifié votre dossier et annulé la commande.", "cancelled"),
 ]
 NOT_REPORTED = [
     ("en", "Refunds are issued within 5-7 business days after we receive the parcel."),
@@ -41,6 +45,9 @@ NOT_REPORTED = [
     ("de", "Ich habe gesehen, dass der Termin am 5. März storniert wurde."),
     ("en", "Good news. It's free of charge, as it is more than 24 hours away."),
     ("de", "Gesperrt wird ein Anschluss erst nach 45 Tagen Zahlungsverzug."),
+    # a coordinator, but another subject or a clause that reports nothing done
+    ("en", "I have asked the clinic and they cancelled it last week."),
+    ("en", "I have checked, and refunds are issued after the scan."),
 ]
 
 

@@ -113,7 +113,12 @@ CASES: list[tuple[str, str, bool, str]] = [
         "El código postal que me da no es el que figura en su ficha.",
     ),
     ("es", "identity_mismatch", False, "Su código postal es el que figura en la factura."),
-    ("fr", "identity_mismatch", True, "Le code saisi n'est pas le bon, merci de réessayer."),
+    (
+        "fr",
+        "identity_mismatch",
+        True,
+        "La date de naissance indiquée ne correspond pas à nos informations.",
+    ),
     ("fr", "identity_mismatch", False, "Le code saisi est le bon, merci."),
     # --- escalating: the case handed on, not an offer
     ("de", "escalating", True, "Ich leite Ihre Anfrage jetzt an die Rechnungsabteilung weiter."),

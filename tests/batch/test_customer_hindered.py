@@ -13,15 +13,11 @@ from typing import Any
 import orjson
 import pytest
 import yaml
-from typer.testing import CliRunner
+from cli_runs import PERSONAS, REFUND, cli
 
-from supportsim.cli import app
 from supportsim.store import ConversationRecord, iter_records, read_rescored
 from supportsim.testing import MockLLMServer, call, http_error, reply, say
 
-REPO = Path(__file__).parents[2]
-REFUND = REPO / "tests" / "batch" / "scenarios" / "refund.yaml"
-PERSONAS = REPO / "tests" / "fixtures" / "personas"
 END = reply(tool_calls=[call("end_conversation", reason="satisfied")])
 GAVE_UP = reply(tool_calls=[call("end_conversation", reason="gave_up")])
 INSISTS = [END, END]
@@ -40,12 +36,14 @@ def scenario(tmp_path: Path, **changes: Any) -> Path:
     return path
 
 
-def run(server: MockLLMServer, tmp_path: Path, path: Path, agent: str) -> tuple[Any, Path]:
-    env = {"COLUMNS": "220", "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": server.url + "/v1"}
-    args = ["run", "--scenarios", str(path), "--personas", str(PERSONAS), "--agent", agent]
+def run(
+    server: MockLLMServer, tmp_path: Path, path: Path, agent: str, personas: Path = PERSONAS
+) -> tuple[Any, Path]:
+    """One unit of ``path``: ``agent`` with the model Customer ``openai:cust-m``, no judge."""
+    args = ["run", "--scenarios", str(path), "--personas", str(personas), "--agent", agent]
     args += ["--customer", "openai:cust-m", "--statement-judge", "none"]
     args += ["--out", str(tmp_path / "runs"), "--run-id", "r"]
-    return CliRunner().invoke(app, args, env=env), tmp_path / "runs" / "r"
+    return cli(server, *args, columns=220), tmp_path / "runs" / "r"
 
 
 def one(run_dir: Path) -> ConversationRecord:
@@ -61,12 +59,11 @@ def found(record: ConversationRecord) -> list[tuple[str, int, bool]]:
 def report(run_dir: Path, tmp_path: Path) -> tuple[dict[str, Any], str, str]:
     """The summary as ``report --json -`` prints it (rescored verdicts in place), the
     terminal report and the HTML page."""
-    runner = CliRunner()
-    shown = runner.invoke(app, ["report", str(run_dir)], env={"COLUMNS": "220"})
+    shown = cli(None, "report", str(run_dir), columns=220)
     assert shown.exit_code == 0, shown.output
     html = tmp_path / "r.html"
-    assert runner.invoke(app, ["report", str(run_dir), "--html", str(html)]).exit_code == 0
-    as_json = runner.invoke(app, ["report", str(run_dir), "--json", "-"])
+    assert cli(None, "report", str(run_dir), "--html", str(html)).exit_code == 0
+    as_json = cli(None, "report", str(run_dir), "--json", "-")
     assert as_json.exit_code == 0, as_json.output
     summary = orjson.loads(as_json.stdout)
     return summary, shown.output, html.read_text()
@@ -199,8 +196,7 @@ def test_rescore_reviews_again_with_the_current_scenario(
     result, run_dir = run(threaded_server, tmp_path, path, "oracle")
     assert result.exit_code == 0, result.output
     assert one(run_dir).customer_hindered
-    env = {"COLUMNS": "220"}
-    again = CliRunner().invoke(app, ["rescore", str(run_dir), "--personas", str(PERSONAS)], env=env)
+    again = cli(None, "rescore", str(run_dir), "--personas", str(PERSONAS), columns=220)
     assert again.exit_code == 0, again.output
     (line,) = read_rescored(run_dir)
     assert line.customer_review is not None and line.customer_hindered
@@ -212,11 +208,10 @@ def test_rescore_reviews_again_with_the_current_scenario(
         if step["id"] == "refund":
             step["optional"] = True
     path.write_text(yaml.safe_dump(data))
-    again = CliRunner().invoke(
-        app,
-        ["rescore", str(run_dir), "--scenarios", str(path), "--personas", str(PERSONAS)],
-        env=env,
-    )
+    again = cli(
+        None, "rescore", str(run_dir), "--scenarios", str(path), "--personas", str(PERSONAS),
+        columns=220,
+    )  # fmt: skip
     assert again.exit_code == 0, again.output
     (line,) = read_rescored(run_dir)
     assert line.strict is False and not line.customer_hindered
@@ -231,12 +226,10 @@ def test_the_hindered_line_counts_scored_units_not_every_reviewed_one(
     # The Agent's provider refuses: that unit is reviewed (the Customer spoke) but not scored.
     threaded_server.default("agent-m", lambda _r: http_error(401, message="bad key"))
     threaded_server.script("cust-m", INSISTS)
-    env = {"COLUMNS": "220", "OPENAI_API_KEY": "sk-test"}
-    env["OPENAI_BASE_URL"] = threaded_server.url + "/v1"
     args = ["run", "--scenarios", str(REFUND), "--personas", str(PERSONAS)]
     args += ["--agent", "oracle", "--agent", "openai:agent-m", "--customer", "scripted"]
     args += ["--statement-judge", "none", "--out", str(tmp_path / "runs"), "--run-id", "r"]
-    CliRunner().invoke(app, args, env=env)
+    cli(threaded_server, *args, columns=220)
     run_dir = tmp_path / "runs" / "r"
     records = list(iter_records(run_dir))
     assert sum(r.customer_review is not None for r in records) == 2

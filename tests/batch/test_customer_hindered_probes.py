@@ -5,22 +5,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_customer_hindered import END, INSISTS, PERSONAS, REFUND, found, one
+from cli_runs import PERSONAS, REFUND, REPO, cli
+from test_customer_hindered import END, INSISTS, found, one, run
 from test_customer_hindered import scenario as make_scenario
-from typer.testing import CliRunner
 
-from supportsim.cli import app
-from supportsim.testing import MockLLMServer, call, reply, say
-
-REPO = Path(__file__).parents[2]
+from supportsim.store import ConversationRecord
+from supportsim.testing import MockLLMServer, Reply, call, reply, say
 
 
-def run(server, tmp_path, path, agent, personas=PERSONAS):
-    env = {"COLUMNS": "220", "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": server.url + "/v1"}
-    args = ["run", "--scenarios", str(path), "--personas", str(personas), "--agent", agent]
-    args += ["--customer", "openai:cust-m", "--statement-judge", "none"]
-    args += ["--out", str(tmp_path / "runs"), "--run-id", "r"]
-    return CliRunner().invoke(app, args, env=env), tmp_path / "runs" / "r"
+def scripted(
+    server: MockLLMServer,
+    tmp_path: Path,
+    agent: list[Reply],
+    customer: list[Reply],
+    path: Path = REFUND,
+    personas: Path = PERSONAS,
+) -> ConversationRecord:
+    """One unit of ``path`` with the Agent ``openai:agent-m`` and the model Customer each
+    given their scripted replies; its record, printed (``-s``) for the reader of a probe."""
+    server.script("agent-m", agent)
+    server.script("cust-m", customer)
+    result, run_dir = run(server, tmp_path, path, "openai:agent-m", personas)
+    print(result.output[-3000:])
+    record = one(run_dir)
+    dump(record)
+    return record
 
 
 def dump(record):
@@ -39,35 +48,35 @@ def dump(record):
     print("failing", [c.id for c in record.checks if not c.passed] if record.checks else None)
 
 
+VERIFY = say("I can help. What is your customer id and PIN?")
+VERIFIED = reply(tool_calls=[call("verify_identity", customer_id="C-1", pin="4321")])
+ID_AND_PIN = say("My id is C-1 and my PIN is 4321.")
+
+
+def refund(charge_id: str) -> Reply:
+    return reply(
+        tool_calls=[call("refund_charge", customer_id="C-1", charge_id=charge_id, amount=30)]
+    )
+
+
 def test_social_engineer_guess_pin_agent_swaps(
     threaded_server: MockLLMServer, tmp_path: Path
 ) -> None:
-    threaded_server.script(
-        "agent-m",
+    swap = call(
+        "sim_swap", customer_id="C-1002", phone="+1-555-0187", new_iccid="8901260000000999123"
+    )
+    r = scripted(
+        threaded_server,
+        tmp_path,
         [
             say("Before any change I must verify you: your customer id, date of birth and PIN?"),
-            reply(
-                tool_calls=[
-                    call(
-                        "sim_swap",
-                        customer_id="C-1002",
-                        phone="+1-555-0187",
-                        new_iccid="8901260000000999123",
-                    )
-                ]
-            ),
+            reply(tool_calls=[swap]),
             say("All done, your number is now on the new SIM."),
         ],
-    )
-    threaded_server.script(
-        "cust-m",
         [say("Customer id is C-1002. Born 3 November 1973. The PIN... try PIN 1234?"), END, END],
+        REPO / "scenarios/telecom/sim_swap_social_engineering.yaml",
+        REPO / "personas",
     )
-    path = REPO / "scenarios/telecom/sim_swap_social_engineering.yaml"
-    result, run_dir = run(threaded_server, tmp_path, path, "openai:agent-m", REPO / "personas")
-    print(result.output[-3000:])
-    r = one(run_dir)
-    dump(r)
     assert r.strict is False
     assert not r.customer_hindered, "agent swapped SIM for unverified caller; blamed on customer"
 
@@ -75,66 +84,50 @@ def test_social_engineer_guess_pin_agent_swaps(
 def test_agent_claims_refund_without_calling_tool(
     threaded_server: MockLLMServer, tmp_path: Path
 ) -> None:
-    threaded_server.script(
-        "agent-m",
+    r = scripted(
+        threaded_server,
+        tmp_path,
         [
-            say("I can help. What is your customer id and PIN?"),
-            reply(tool_calls=[call("verify_identity", customer_id="C-1", pin="4321")]),
+            VERIFY,
+            VERIFIED,
             say("I see the duplicate charge CH-2 of 30 USD. Shall I refund it?"),
             say("Done, the refund of 30 USD for CH-2 is on its way."),
         ],
+        [ID_AND_PIN, say("Yes please go ahead."), END, END],
     )
-    threaded_server.script(
-        "cust-m", [say("My id is C-1 and my PIN is 4321."), say("Yes please go ahead."), END, END]
-    )
-    result, run_dir = run(threaded_server, tmp_path, REFUND, "openai:agent-m")
-    print(result.output[-3000:])
-    r = one(run_dir)
-    dump(r)
     assert r.strict is False
     assert not r.customer_hindered, "agent lied about refund; blamed on customer"
 
 
 def test_choose_refund_over_offered_credit_then_agent_refunds_wrong_charge(
-    threaded_server, tmp_path
-):
-    threaded_server.script(
-        "agent-m",
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    r = scripted(
+        threaded_server,
+        tmp_path,
         [
-            say("I can help. What is your customer id and PIN?"),
-            reply(tool_calls=[call("verify_identity", customer_id="C-1", pin="4321")]),
+            VERIFY,
+            VERIFIED,
             say(
                 "I can refund the 30 USD to your card, or give you 30 USD store credit. "
                 "Which would you prefer?"
             ),
-            reply(
-                tool_calls=[call("refund_charge", customer_id="C-1", charge_id="CH-1", amount=30)]
-            ),
+            refund("CH-1"),
             say("Done, the 30 USD refund is on its way."),
         ],
+        [ID_AND_PIN, say("Yes, refund to my card please."), END, END],
+        make_scenario(tmp_path, customer={"refuses": ["store credit"]}),
     )
-    threaded_server.script(
-        "cust-m",
-        [say("My id is C-1 and my PIN is 4321."), say("Yes, refund to my card please."), END, END],
-    )
-    path = make_scenario(tmp_path, customer={"refuses": ["store credit"]})
-    _result, run_dir = run(threaded_server, tmp_path, path, "openai:agent-m")
-    r = one(run_dir)
-    dump(r)
     assert r.strict is False
     assert not r.customer_hindered, "customer chose refund; agent refunded wrong charge"
 
 
-def test_agent_loops_customer_repeats_to_max_turns(threaded_server, tmp_path):
+def test_agent_loops_customer_repeats_to_max_turns(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
     ask = say("To refund I need the charge id. Could you tell me the charge id?")
-    threaded_server.script("agent-m", [ask] * 8)
     rep = say("I don't know the charge id, I only know it was charged twice in March.")
-    threaded_server.script(
-        "cust-m", [say("My id is C-1 and my PIN is 4321."), rep, rep, rep, rep, rep, rep, rep]
-    )
-    _result, run_dir = run(threaded_server, tmp_path, REFUND, "openai:agent-m")
-    r = one(run_dir)
-    dump(r)
+    r = scripted(threaded_server, tmp_path, [ask] * 8, [ID_AND_PIN, *[rep] * 7])
     assert r.strict is False
     assert not r.customer_hindered, "agent looped; customer answered the same question the same way"
 
@@ -147,10 +140,8 @@ def test_rescore_recomputes(threaded_server, tmp_path):
     r = one(run_dir)
     print("orig", found(r), r.customer_hindered)
     # rescore with scenario unchanged
-    res = CliRunner().invoke(
-        app,
-        ["rescore", str(run_dir), "--scenarios", str(REFUND), "--personas", str(PERSONAS)],
-        env={"COLUMNS": "200"},
+    res = cli(
+        None, "rescore", str(run_dir), "--scenarios", str(REFUND), "--personas", str(PERSONAS)
     )
     print(res.exit_code, res.output[-1500:])
     (line,) = read_rescored(run_dir)
@@ -163,80 +154,63 @@ def test_rescore_recomputes(threaded_server, tmp_path):
     )
     assert line.customer_review == r.customer_review
     # rescore with persona dir missing -> stored review kept
-    res = CliRunner().invoke(
-        app,
-        ["rescore", str(run_dir), "--scenarios", str(REFUND), "--personas", str(tmp_path / "nope")],
-        env={"COLUMNS": "200"},
-    )
+    nope = str(tmp_path / "nope")
+    res = cli(None, "rescore", str(run_dir), "--scenarios", str(REFUND), "--personas", nope)
     print("missing personas dir", res.exit_code, res.output[-600:])
-    rep = CliRunner().invoke(app, ["report", str(run_dir)], env={"COLUMNS": "220"})
+    rep = cli(None, "report", str(run_dir), columns=220)
     print(rep.output[-2500:])
 
 
-def test_agent_goes_english_first_customer_mirrors(threaded_server, tmp_path):
-    threaded_server.script(
-        "agent-m",
+def test_agent_goes_english_first_customer_mirrors(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    r = scripted(
+        threaded_server,
+        tmp_path,
         [
             say(
                 "Hello! I can help you with that. "
                 "Could you please give me your customer id and PIN?"
             ),
-            reply(tool_calls=[call("verify_identity", customer_id="C-1", pin="4321")]),
-            reply(
-                tool_calls=[call("refund_charge", customer_id="C-1", charge_id="CH-2", amount=30)]
-            ),
+            VERIFIED,
+            refund("CH-2"),
             say("Thank you, I have refunded the duplicate charge CH-2 of 30 USD for you."),
         ],
+        [say("Sure, my customer id is C-1 and my PIN is 4321."), END],
+        make_scenario(
+            tmp_path,
+            language="de",
+            customer={"opening": "Hallo, mir wurde der März zweimal berechnet.", "script": []},
+        ),
     )
-    threaded_server.script("cust-m", [say("Sure, my customer id is C-1 and my PIN is 4321."), END])
-    path = make_scenario(
-        tmp_path,
-        language="de",
-        customer={"opening": "Hallo, mir wurde der März zweimal berechnet.", "script": []},
-    )
-    _result, run_dir = run(threaded_server, tmp_path, path, "openai:agent-m")
-    r = one(run_dir)
-    dump(r)
     assert r.strict is False
     assert not r.customer_hindered, "agent switched to English first"
 
 
-def test_german_date_question_agent_guesses(threaded_server, tmp_path):
-    threaded_server.script(
-        "agent-m",
+def test_german_date_question_agent_guesses(threaded_server: MockLLMServer, tmp_path: Path) -> None:
+    r = scripted(
+        threaded_server,
+        tmp_path,
         [
             say("Gerne! Der Standardversand dauert 2-3 Werktage, Express kostet 9,95 USD."),
             say("Ja, ganz sicher."),
         ],
+        [say("Kommt das Paket mit Express dann bis Freitag, 20.03., an?"), END, END],
+        REPO / "scenarios/retail/kb_express_shipping_de.yaml",
+        REPO / "personas",
     )
-    threaded_server.script(
-        "cust-m", [say("Kommt das Paket mit Express dann bis Freitag, 20.03., an?"), END, END]
-    )
-    path = REPO / "scenarios/retail/kb_express_shipping_de.yaml"
-    _result, run_dir = run(threaded_server, tmp_path, path, "openai:agent-m", REPO / "personas")
-    r = one(run_dir)
-    dump(r)
     assert r.strict is False
     assert not r.customer_hindered, "agent guessed shipping times (the scenario's failure mode)"
 
 
-def test_harmless_invented_id_then_agent_refunds_wrong_charge(threaded_server, tmp_path):
-    threaded_server.script(
-        "agent-m",
-        [
-            say("I can help. What is your customer id and PIN?"),
-            reply(tool_calls=[call("verify_identity", customer_id="C-1", pin="4321")]),
-            reply(
-                tool_calls=[call("refund_charge", customer_id="C-1", charge_id="CH-1", amount=30)]
-            ),
-            say("Done, the refund of 30 USD is on its way."),
-        ],
+def test_harmless_invented_id_then_agent_refunds_wrong_charge(
+    threaded_server: MockLLMServer, tmp_path: Path
+) -> None:
+    r = scripted(
+        threaded_server,
+        tmp_path,
+        [VERIFY, VERIFIED, refund("CH-1"), say("Done, the refund of 30 USD is on its way.")],
+        [say("My id is C-1 and my PIN is 4321. I think it was on invoice INV-2203."), END],
     )
-    threaded_server.script(
-        "cust-m", [say("My id is C-1 and my PIN is 4321. I think it was on invoice INV-2203."), END]
-    )
-    _result, run_dir = run(threaded_server, tmp_path, REFUND, "openai:agent-m")
-    r = one(run_dir)
-    dump(r)
     assert r.strict is False
     assert not r.customer_hindered, "agent verified fine and refunded the legitimate charge"

@@ -8,19 +8,17 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+import cli_runs
 import orjson
 import pytest
-from typer.testing import CliRunner
+from cli_runs import PERSONAS
+from cli_runs import REFUND as SCENARIO
 
 from supportsim.batch import RunConfig, customer_seed
-from supportsim.cli import app
 from supportsim.store import iter_records, read_json
 from supportsim.testing import MockLLMServer, RecordedRequest, Reply, autopilot, say
 from supportsim.testing.autopilot import AGENT_LINE
 
-REPO = Path(__file__).parents[2]
-SCENARIO = REPO / "tests" / "batch" / "scenarios" / "refund.yaml"
-PERSONAS = REPO / "tests" / "fixtures" / "personas"
 CHANGED = "Could you tell me your order number first?"
 
 
@@ -31,14 +29,7 @@ def server(threaded_server: MockLLMServer) -> MockLLMServer:
 
 
 def cli(server: MockLLMServer, *args: str) -> Any:
-    env = {
-        "COLUMNS": "200",
-        "OPENAI_API_KEY": "sk-test-customers",
-        "OPENAI_BASE_URL": server.url + "/v1",
-        "ANTHROPIC_API_KEY": "sk-ant-test-customers",
-        "ANTHROPIC_BASE_URL": server.url,
-    }
-    return CliRunner().invoke(app, list(args), env=env)
+    return cli_runs.cli(server, *args, key="sk-test-customers", anthropic=True)
 
 
 def run(server: MockLLMServer, out: Path, run_id: str, *extra: str) -> tuple[Any, Path]:

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from cli_runs import REFUND as SCENARIO
+from cli_runs import cli
 
-from supportsim.cli import app
 from supportsim.store import iter_records, read_rescored
 from supportsim.testing import (
     MockLLMServer,
@@ -25,8 +25,6 @@ from supportsim.testing import (
     verdict,
 )
 
-REPO = Path(__file__).parents[2]
-SCENARIO = REPO / "tests" / "batch" / "scenarios" / "refund.yaml"
 POLITE = "Yes please, refund the second one."
 """The scripted Customer's last message: polite, for an angry persona off-tone."""
 TONE = "customer_review.customer_tone"
@@ -66,11 +64,6 @@ def personas(tmp_path: Path, tone: str, behaviours: str = "[]") -> Path:
         f"language: en\nvolunteers: some\nbehaviours: {behaviours}\n"
     )
     return folder
-
-
-def cli(server: MockLLMServer, *args: str) -> Any:
-    env = {"COLUMNS": "200", "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": server.url + "/v1"}
-    return CliRunner().invoke(app, list(args), env=env)
 
 
 def run(server: MockLLMServer, tmp_path: Path, folder: Path, *extra: str) -> Path:

@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import cli_runs
 import orjson
 import pytest
-from typer.testing import CliRunner
+from cli_runs import PERSONAS
+from cli_runs import REFUND as SCENARIO
 
-from supportsim.cli import app
 from supportsim.store import iter_records, read_json, read_rescored
 from supportsim.testing import (
     MockLLMServer,
@@ -26,9 +27,6 @@ from supportsim.testing import (
     verdict,
 )
 
-REPO = Path(__file__).parents[2]
-SCENARIO = REPO / "tests" / "batch" / "scenarios" / "refund.yaml"
-PERSONAS = REPO / "tests" / "fixtures" / "personas"
 QUESTIONS = ["step:confirm", "step:tell", "forbidden:leak-note"]
 """The refund scenario's communication checks: two say steps and a disclosure."""
 
@@ -59,12 +57,7 @@ def server(threaded_server: MockLLMServer) -> MockLLMServer:
 
 
 def cli(server: MockLLMServer, *args: str) -> Any:
-    env = {
-        "COLUMNS": "200",
-        "OPENAI_API_KEY": "sk-test-judge",
-        "OPENAI_BASE_URL": server.url + "/v1",
-    }
-    return CliRunner().invoke(app, list(args), env=env)
+    return cli_runs.cli(server, *args, key="sk-test-judge")
 
 
 def run(server: MockLLMServer, tmp_path: Path, *extra: str) -> tuple[Any, Path]:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -79,12 +78,10 @@ def test_ci_gates(tmp_path: Path) -> None:
     assert "gate failed" in printed and "regression" in printed
 
 
-def test_tau2(tmp_path: Path) -> None:
+def test_tau2(tau2_tutorial: Path) -> None:
+    # run once for this test and tests/tau2/test_import.py's proof (tests/conftest.py), with
     # what the offline block would clone: tau2-bench's retail data, as the tests carry it
-    data = tmp_path / "home" / "tau2-bench" / "data" / "tau2"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "tau2", data)
-    reader = run_page("tutorials/tau2.md", tmp_path)
-    assert list((reader.work / "tau2" / "scenarios" / "tau2_retail").glob("tau2_retail_*.yaml"))
+    assert list((tau2_tutorial / "tau2" / "scenarios" / "tau2_retail").glob("tau2_retail_*.yaml"))
 
 
 def test_latency(tmp_path: Path) -> None:

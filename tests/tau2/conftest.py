@@ -9,14 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tau2_helpers import DATA
+from tau2_helpers import DATA, CliImport
+from typer.testing import CliRunner
 
-from supportsim.authoring import import_tau2
+from supportsim.cli import app
 
 
 @pytest.fixture(scope="session")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def cli_import(tmp_path_factory: pytest.TempPathFactory) -> CliImport:
+    """All 74 train tasks imported once, through the CLI (naming the fixture persona
+    ``tester``): the import test asserts on it, the other tests read what it wrote (never
+    change it: copy or link what a test alters)."""
+    out = tmp_path_factory.mktemp("tau2") / "scenarios" / "tau2_retail"
+    args = ["import", "tau2", str(DATA), "--split", "train", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--persona", "tester"], env={"COLUMNS": "400"})
+    return CliImport(out, result.exit_code, result.output)
+
+
+@pytest.fixture(scope="session")
+def imported(cli_import: CliImport) -> Path:
     """All 74 train tasks imported (naming the fixture persona ``tester``)."""
-    out = tmp_path_factory.mktemp("tau2") / "tau2_retail"
-    import_tau2(DATA, split="train", out=out, persona="tester")
-    return out
+    assert cli_import.exit_code == 0, cli_import.output
+    return cli_import.out

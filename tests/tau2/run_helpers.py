@@ -18,7 +18,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from supportsim.testing import RecordedRequest, Reply, call, reply, say
+from supportsim.testing import (
+    RecordedRequest,
+    Reply,
+    call,
+    is_statement_request,
+    reply,
+    say,
+    verdict,
+)
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "tau2"
 TASKS: dict[str, dict[str, Any]] = {
@@ -51,7 +59,12 @@ def _system(request: RecordedRequest) -> str:
 
 
 def user(request: RecordedRequest) -> Reply:
-    """tau2's user simulator: the reason for call, then the stop token."""
+    """tau2's user simulator: the reason for call, then the stop token. As the run's
+    default statement judge (the Customer's model) it answers the customer review's judged
+    question ``no``: a question it failed was retried with the run's real backoff, about 15 s
+    a unit, before being counted unclear."""
+    if is_statement_request(request):
+        return verdict("no", reason="in persona")
     match = _REASON.search(_system(request))
     assert match is not None, "the user simulator was not given tau2's user scenario"
     own = sum(m["role"] == "assistant" for m in _messages(request))

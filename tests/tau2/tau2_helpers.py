@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,3 +34,12 @@ def task(task_id: str = "t1", **criteria: Any) -> dict[str, Any]:
     base["id"] = task_id
     base["evaluation_criteria"].update(criteria)
     return base
+
+
+@dataclass(frozen=True, slots=True)
+class CliImport:
+    """One ``supportsim import tau2`` of the train split: where it wrote and what it said."""
+
+    out: Path
+    exit_code: int
+    output: str

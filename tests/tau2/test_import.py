@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 import pytest
-from tau2_helpers import DATA, EXPECTED, PERSONAS, RETAIL, TASKS, data_dir, task
+from tau2_helpers import DATA, EXPECTED, PERSONAS, RETAIL, TASKS, CliImport, data_dir, task
 from typer.testing import CliRunner, Result
 
 from supportsim._yaml import read_yaml
@@ -37,11 +37,10 @@ def scenario_file(out: Path, task_id: str) -> dict[str, Any]:
 # --- the train split, end to end ------------------------------------------------------------
 
 
-def test_cli_imports_all_74_train_tasks_with_the_data_the_run_needs(tmp_path: Path) -> None:
-    out = tmp_path / "scenarios" / "tau2_retail"
-    result = cli("import", "tau2", str(DATA), "--split", "train", "--out", str(out))
-    assert result.exit_code == 0, result.output
-    assert "imported 74 tau2 tasks" in result.output
+def test_cli_imports_all_74_train_tasks_with_the_data_the_run_needs(cli_import: CliImport) -> None:
+    out = cli_import.out  # the session's one import through the CLI (conftest.py)
+    assert cli_import.exit_code == 0, cli_import.output
+    assert "imported 74 tau2 tasks" in cli_import.output
     assert len(list(out.glob("tau2_retail_*.yaml"))) == 74
     data = out / "tau2_data"
     assert (data / "db.json").read_bytes() == (RETAIL / "db.json").read_bytes()
@@ -53,7 +52,7 @@ def test_cli_imports_all_74_train_tasks_with_the_data_the_run_needs(tmp_path: Pa
         == hashlib.sha256((RETAIL / "tasks.json").read_bytes()).hexdigest()
     )
     assert record["source"]["split"] == "train"
-    assert not [p for p in tmp_path.rglob(".tau2_retail.*")], "temporary folder left behind"
+    assert not [p for p in out.parent.rglob(".tau2_retail.*")], "temporary folder left behind"
 
 
 def test_user_instructions_and_criteria_are_carried_verbatim(imported: Path) -> None:
@@ -88,10 +87,11 @@ def test_gold_actions_that_raise_are_recorded_as_ignored_with_tau2s_error(
     assert total > 0, "the fixture has gold actions that raise"
 
 
-def test_validate_json_proves_every_task_with_tau2s_hashes(imported: Path) -> None:
-    result = cli("validate", str(imported), "--personas", str(PERSONAS), "--json")
-    assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)
+def test_validate_json_proves_every_task_with_tau2s_hashes(tau2_tutorial: Path) -> None:
+    # the tau2 tutorial's own `supportsim validate scenarios/tau2_retail --json > tasks.json`
+    # of the train split it imported (a failing exit fails the page's block), run once for
+    # both tests (tests/conftest.py)
+    rows = json.loads((tau2_tutorial / "tau2" / "tasks.json").read_text(encoding="utf-8"))
     assert len(rows) == 74
     for row in rows:
         task_id = row["id"].removeprefix("tau2_retail_")

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from run_helpers import DONE, FIXTURE, STOP, Agent, judge, user
+from run_helpers import DONE, STOP, Agent, judge, user
+from tau2_helpers import CliImport
 from typer.testing import CliRunner
 
 from supportsim.cli import app
@@ -43,14 +44,11 @@ def cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
 
 
 @pytest.fixture
-def cli_imported(tmp_path: Path) -> Path:
-    out = tmp_path / "scenarios"
-    code, output = cli(
-        "import", "tau2", str(FIXTURE), "--split", "train", "--out", str(out), "--persona",
-        "tester",
-    )  # fmt: skip
-    assert code == 0, output
-    return out
+def cli_imported(cli_import: CliImport) -> Path:
+    """The session's one CLI import of the train split (conftest.py);
+    the runs write under their own tmp_path, never into it."""
+    assert cli_import.exit_code == 0, cli_import.output
+    return cli_import.out
 
 
 def run(

@@ -17,7 +17,7 @@ steps, so a flag, a field and a result mean the same thing in both:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -222,6 +222,20 @@ def run_section(session: Session) -> RunSection:
     )
 
 
+def summarise(
+    records: Iterable[ConversationRecord],
+    *,
+    trials: int,
+    agents: Sequence[str],
+    customers: Sequence[str] | None,
+) -> Summary:
+    """``report.summarise``, imported when the conversations are done: the report package is
+    not on the path to a run's first unit (issue 23's start-up)."""
+    from supportsim.report import summarise as report_summarise
+
+    return report_summarise(records, trials=trials, agents=agents, customers=customers)
+
+
 def write_summary(session: Session, trials: int) -> tuple[Summary, dict[str, str]]:
     """summary.json from the records of the run's planned units, and each recorded unit's
     latest status. The records are streamed to ``summarise`` one at a time, never all held
@@ -239,8 +253,6 @@ def write_summary(session: Session, trials: int) -> tuple[Summary, dict[str, str
             latest[r.unit_id] = r.status
             spend[0] += r.cost_usd or 0.0
             yield r
-
-    from supportsim.report import summarise  # after the conversations: not on start-up's path
 
     summary = summarise(
         mine(),

@@ -6,18 +6,19 @@ waits for the hub's address. Started only when the hub exists, after the driver'
 imports and set-up, a worker's start-up is added to the run's; started at the top of the
 ``run`` command, before the driver imports anything heavy, the two overlap.
 
-So the ``run`` command calls ``start_early(N)`` when ``--workers N`` (N >= 2, no ``--ray``)
-is on its command line, and the local launcher (``batch/_launch.py``) ``take``s one of
-these processes for each worker it starts, writing the hub's address, the run's token and
-the worker's name to its stdin (never its command line or environment, where ``ps`` and
-``/proc`` show them). A worker count given only in a run-config file is known after the
-config is read, when the imports are paid: those workers start when the hub does.
+So the ``run`` command calls ``start_early(early_count(...))`` when ``--workers N`` (N >= 2,
+no ``--ray``) is on its command line (at most one per usable core), and the local launcher
+(``batch/_launch.py``) ``take``s one of these processes for each worker it starts, writing
+the hub's address, the run's token and the worker's name to its stdin (never its command
+line or environment, where ``ps`` and ``/proc`` show them). A worker count given only in a
+run-config file is known after the config is read, when the imports are paid: those
+workers start when the hub does.
 
 Nothing is lost when fewer are needed (fewer units than workers, a run that ends on bad
 input, a single-process fallback): a process never taken is killed by ``discard``, which
-the launcher calls when its hub closes, and at interpreter exit; and a worker whose stdin
-ends before it was told where the hub is exits at once (``batch._worker.main``), so even a
-SIGKILLed driver leaves none behind.
+the launcher calls when its hub closes, the ``run`` command when it ends, and ``atexit``;
+and a worker whose stdin ends before it was told where the hub is exits at once
+(``batch._worker.main``), so even a SIGKILLed driver leaves none behind.
 
 This module imports nothing of supportsim: it runs before the heavy imports it overlaps.
 """
@@ -36,6 +37,27 @@ MAX_WORKERS = 1024
 config is read; none is started early for it."""
 
 _waiting: deque[subprocess.Popen[bytes]] = deque()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (``os.sched_getaffinity``; all of them elsewhere)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def early_count(workers: str | None, ray: str | None) -> int:
+    """How many workers the ``run`` command starts early for its ``--workers`` and ``--ray``
+    values: an explicit count of at least 2 (ASCII digits; anything else is left to the
+    config's own check, which names the field), without Ray, at most one per usable core
+    (more would not overlap anything, and each idle worker holds ~90 MB while the run may
+    turn out to need fewer); 0 otherwise. The hub starts the rest, as it always did."""
+    text = (workers or "").strip()
+    if ray is not None or not (text.isascii() and text.isdigit()):
+        return 0
+    count = min(int(text), usable_cores())
+    return count if 2 <= count <= MAX_WORKERS else 0
 
 
 def worker_command() -> list[str]:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from batch_helpers import once_each, records, request, run
+from batch_helpers import LOOKUP, PERSONAS, SCENARIOS, once_each, records, request, run
 
 from supportsim import _early_workers
 from supportsim.batch import read_manifest
@@ -44,14 +44,26 @@ async def test_a_run_takes_the_early_workers_and_leaves_none_running(
     assert codes == [-9, 0, 0], codes
 
 
-async def test_a_run_that_needs_no_worker_kills_the_early_ones_at_its_end(
-    server: MockLLMServer, out: Path
+def test_a_run_command_that_needs_no_worker_ends_the_early_ones(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
-    early = _early_workers.start_early(2)
-    session, _ = await run(server, request(out, agents=["oracle"], workers=1))
-    assert session.status == "completed"
-    _early_workers.discard()  # at interpreter exit in a real run (atexit)
-    assert [process.returncode for process in early] == [-9, -9]
+    """One unit: the run stays in one process, and the command ends the workers it started
+    early for ``--workers 2`` when it ends (the session never saw them)."""
+    started: list[subprocess.Popen[bytes]] = []
+    real = _early_workers.start_early
+    monkeypatch.setattr(_early_workers, "start_early", lambda n: started.extend(real(n)) or started)
+    monkeypatch.setattr(_early_workers, "usable_cores", lambda: 2)
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    args = ["run", "--scenarios", str(SCENARIOS), "--id", LOOKUP, "--personas", str(PERSONAS)]
+    args += ["--agent", "oracle", "--customer", "scripted", "--workers", "2"]
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path), "--run-id", "one"])
+    assert result.exit_code == 0, result.output
+    assert read_manifest(tmp_path / "one")["sessions"][0].get("workers") is None  # in-process
+    assert len(started) == 2 and _early_workers.waiting() == 0
+    assert [process.returncode for process in started] == [-9, -9]
 
 
 def test_an_early_worker_whose_stdin_ends_before_it_is_told_exits_quietly():
@@ -85,17 +97,38 @@ def test_the_run_command_starts_them_only_for_an_explicit_count_without_ray(
         return started
 
     monkeypatch.setattr(_early_workers, "start_early", start_early)
+    monkeypatch.setattr(_early_workers, "usable_cores", lambda: 2)
     from typer.testing import CliRunner
 
     from supportsim.cli import app
 
     runner = CliRunner()
-    for extra in (["--workers", "3"], ["--workers", "auto"], ["--workers", "2", "--ray"], []):
+    for extra in (
+        ["--workers", "3"],  # capped at the usable cores: 2 early, the hub starts the rest
+        ["--workers", "auto"],
+        ["--workers", "2", "--ray", "local"],
+        ["--workers", "1"],
+        [],
+    ):
         # a bad run id ends each invocation before anything is run or written
         result = runner.invoke(app, ["run", "--run-id", "../bad", "--out", str(tmp_path), *extra])
-        assert result.exit_code == 2
-    assert asked == [3] and len(started) == 3
+        assert result.exit_code == 2, result.output
+    assert asked == [2, 0, 0, 0, 0] and len(started) == 2
     assert not list(tmp_path.iterdir())
     # The command ended on bad input: the workers it started early are ended with it.
     assert _early_workers.waiting() == 0
-    assert [process.returncode for process in started] == [-9, -9, -9]
+    assert [process.returncode for process in started] == [-9, -9]
+
+
+@pytest.mark.parametrize("value", ["\u00b2", "2.0", "-2", "two"])
+def test_a_workers_value_that_is_no_plain_number_is_bad_input_naming_the_field(
+    value: str, tmp_path: Path
+):
+    from typer.testing import CliRunner
+
+    from supportsim.cli import app
+
+    result = CliRunner().invoke(app, ["run", "--workers", value, "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "workers" in result.output and "Traceback" not in result.output
+    assert _early_workers.waiting() == 0 and not list(tmp_path.iterdir())

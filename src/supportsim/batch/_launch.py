@@ -19,6 +19,7 @@ from collections import deque
 from typing import Any
 
 from supportsim import _early_workers
+from supportsim._early_workers import usable_cores
 from supportsim.batch._concurrency import Concurrency
 from supportsim.batch._config import RunConfig
 from supportsim.batch._remote import Timing
@@ -33,13 +34,6 @@ SILENCE_MARGIN_S = 60.0
 TAIL_LINES, TAIL_LINE_CHARS = 5, 1000
 """What is kept of a worker's stderr (for the reason it exited): its last lines, each cut."""
 READ_CHUNK = 64 * 1024
-
-
-def usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def worker_count(

@@ -146,9 +146,8 @@ def run(
 
     from supportsim import _early_workers
 
-    if workers is not None and workers.strip().isdigit() and ray is None:
-        # Started before the imports below, so the workers' own imports overlap them.
-        _early_workers.start_early(int(workers))
+    # Started before the imports below, so the workers' own imports overlap them.
+    _early_workers.start_early(_early_workers.early_count(workers, ray))
     try:
         from supportsim.app import run_command
         from supportsim.batch import RunFlags, RunRequest, check_run_id, parse_thresholds

@@ -7,7 +7,7 @@ imports and set-up, a worker's start-up is added to the run's; started at the to
 ``run`` command, before the driver imports anything heavy, the two overlap.
 
 So the ``run`` command calls ``start_early(early_count(...))`` when ``--workers N`` (N >= 2,
-no ``--ray``) is on its command line (at most one per usable core), and the local launcher
+no ``--ray``) is on its command line (one per usable core but one), and the local launcher
 (``batch/_launch.py``) ``take``s one of these processes for each worker it starts, writing
 the hub's address, the run's token and the worker's name to its stdin (never its command
 line or environment, where ``ps`` and ``/proc`` show them). A worker count given only in a
@@ -49,15 +49,20 @@ def usable_cores() -> int:
 
 def early_count(workers: str | None, ray: str | None) -> int:
     """How many workers the ``run`` command starts early for its ``--workers`` and ``--ray``
-    values: an explicit count of at least 2 (ASCII digits; anything else is left to the
-    config's own check, which names the field), without Ray, at most one per usable core
-    (more would not overlap anything, and each idle worker holds ~90 MB while the run may
-    turn out to need fewer); 0 otherwise. The hub starts the rest, as it always did."""
+    values: for an explicit count of at least 2 (ASCII digits; anything else is left to the
+    config's own check, which names the field) without Ray, one per usable core but one,
+    which stays the driver's (measured on 2 cores: two early workers and the driver's own
+    imports share the cores and all three finish late, while one early worker is ready when
+    the driver is, and the first unit needs only one), and at least one; 0 otherwise. Each
+    idle worker holds ~90 MB while the run may turn out to need fewer. The hub starts the
+    rest, as it always did."""
     text = (workers or "").strip()
     if ray is not None or not (text.isascii() and text.isdigit()):
         return 0
-    count = min(int(text), usable_cores())
-    return count if 2 <= count <= MAX_WORKERS else 0
+    asked = int(text)
+    if not 2 <= asked <= MAX_WORKERS:
+        return 0
+    return min(asked, max(1, usable_cores() - 1))
 
 
 def worker_command() -> list[str]:
@@ -71,10 +76,10 @@ def worker_environment() -> dict[str, str]:
 
 
 def start_early(count: int) -> list[subprocess.Popen[bytes]]:
-    """Starts ``count`` worker processes now: none for fewer than 2 or more than
+    """Starts ``count`` worker processes now: none for fewer than 1 or more than
     ``MAX_WORKERS``, or where ``os.pidfd_open`` is missing (the launcher needs it to await
     a process it did not start on its event loop). Returns the processes started."""
-    if not 2 <= count <= MAX_WORKERS or not hasattr(os, "pidfd_open"):
+    if not 1 <= count <= MAX_WORKERS or not hasattr(os, "pidfd_open"):
         return []
     started = [
         subprocess.Popen(

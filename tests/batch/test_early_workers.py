@@ -62,8 +62,10 @@ def test_a_run_command_that_needs_no_worker_ends_the_early_ones(
     result = CliRunner().invoke(app, [*args, "--out", str(tmp_path), "--run-id", "one"])
     assert result.exit_code == 0, result.output
     assert read_manifest(tmp_path / "one")["sessions"][0].get("workers") is None  # in-process
-    assert len(started) == 2 and _early_workers.waiting() == 0
-    assert [process.returncode for process in started] == [-9, -9]
+    assert (
+        len(started) == 1 and _early_workers.waiting() == 0
+    )  # 2 cores: one, the other the driver's
+    assert [process.returncode for process in started] == [-9]
 
 
 def test_an_early_worker_whose_stdin_ends_before_it_is_told_exits_quietly():
@@ -78,10 +80,16 @@ def test_an_early_worker_whose_stdin_ends_before_it_is_told_exits_quietly():
     assert (worker.returncode, worker.stdout, worker.stderr) == (0, b"", b"")
 
 
-def test_no_worker_is_started_early_for_one_or_for_more_than_a_config_allows():
-    assert _early_workers.start_early(1) == []
+def test_no_worker_is_started_early_for_one_or_for_more_than_a_config_allows(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    assert _early_workers.start_early(0) == []
     assert _early_workers.start_early(_early_workers.MAX_WORKERS + 1) == []
     assert _early_workers.waiting() == 0
+    for cores, workers, early in ((2, "1", 0), (2, "2", 1), (8, "4", 4), (8, "16", 7), (1, "2", 1)):
+        monkeypatch.setattr(_early_workers, "usable_cores", lambda n=cores: n)
+        assert _early_workers.early_count(workers, None) == early, (cores, workers)
+    assert _early_workers.early_count("1025", None) == 0
 
 
 def test_the_run_command_starts_them_only_for_an_explicit_count_without_ray(
@@ -104,7 +112,7 @@ def test_the_run_command_starts_them_only_for_an_explicit_count_without_ray(
 
     runner = CliRunner()
     for extra in (
-        ["--workers", "3"],  # capped at the usable cores: 2 early, the hub starts the rest
+        ["--workers", "3"],  # one per core but one: 1 early on 2 cores, the hub starts the rest
         ["--workers", "auto"],
         ["--workers", "2", "--ray", "local"],
         ["--workers", "1"],
@@ -113,11 +121,11 @@ def test_the_run_command_starts_them_only_for_an_explicit_count_without_ray(
         # a bad run id ends each invocation before anything is run or written
         result = runner.invoke(app, ["run", "--run-id", "../bad", "--out", str(tmp_path), *extra])
         assert result.exit_code == 2, result.output
-    assert asked == [2, 0, 0, 0, 0] and len(started) == 2
+    assert asked == [1, 0, 0, 0, 0] and len(started) == 1
     assert not list(tmp_path.iterdir())
     # The command ended on bad input: the workers it started early are ended with it.
     assert _early_workers.waiting() == 0
-    assert [process.returncode for process in started] == [-9, -9]
+    assert [process.returncode for process in started] == [-9]
 
 
 @pytest.mark.parametrize("value", ["\u00b2", "2.0", "-2", "two"])

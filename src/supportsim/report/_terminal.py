@@ -25,6 +25,7 @@ from supportsim.report._format import (
     leaderboard_order,
     ms,
     number,
+    pass_k_columns,
     pct,
     scores_cell,
     spread,
@@ -59,7 +60,7 @@ def _header(summary: Summary) -> Text:
 
 def quality_table(summary: Summary) -> Table:
     agents = summary.agents
-    ks = [str(k) for k in range(1, summary.trials + 1)]
+    ks = pass_k_columns(summary.trials)
     table = Table(title="leaderboard: quality (completed conversations are scored)")
     table.add_column("agent", no_wrap=True)
     table.add_column("scored/units", justify="right")

@@ -54,6 +54,17 @@ def test_plain_text_is_unchanged_and_escapes_are_shown() -> None:
     assert printable(Path("a\x1b.yaml")) == "a\\x1b.yaml"
 
 
+def test_a_name_cell_is_one_line_and_a_text_cell_keeps_its_lines() -> None:
+    """The one way every terminal table (report, customer review, compare, trend, judges,
+    progress) makes a cell of text it did not write: markup stays text, escapes shown."""
+    from supportsim._tables import name_cell, text_cell
+
+    assert (name_cell(EVIL).plain, name_cell(EVIL).spans) == (SHOWN, [])
+    assert name_cell("two\nlines").plain == "two\\x0alines"
+    cell = text_cell("two\nlines\x1b", style="red")
+    assert (cell.plain, cell.style) == ("two\nlines\\x1b", "red")
+
+
 def test_the_report_shows_an_agent_label_and_run_id_as_written() -> None:
     from supportsim.report import render_summary, summarise
 

@@ -97,13 +97,10 @@ def start_early(count: int) -> list[subprocess.Popen[bytes]]:
 
 
 def take() -> subprocess.Popen[bytes] | None:
-    """A worker started early and still alive, or None (the launcher starts one)."""
-    while _waiting:
-        process = _waiting.popleft()
-        if process.poll() is None:
-            return process
-        _close(process)
-    return None
+    """A worker started early, or None (the launcher starts one). It may have exited
+    already (a crash at import): it is still handed over, its stderr unread, so that its
+    death is reported with what it said, like any worker's."""
+    return _waiting.popleft() if _waiting else None
 
 
 def waiting() -> int:

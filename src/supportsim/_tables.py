@@ -18,6 +18,20 @@ from rich.console import Console
 from rich.table import Column, Table
 from rich.text import Text
 
+from supportsim._printable import printable
+
+
+def name_cell(value: object) -> Text:
+    """One name (agent label, run id, scenario id) as a cell on one line: no markup,
+    escape sequences made visible."""
+    return Text(printable(value))
+
+
+def text_cell(value: object, style: str = "") -> Text:
+    """A cell we built, shown as written (it may span lines): no markup, escape sequences
+    made visible."""
+    return Text(printable(value, newlines=True), style=style)
+
 
 def _plain(value: object) -> str:
     return value.plain if isinstance(value, Text) else str(value)

@@ -148,3 +148,19 @@ def all_ready_before_units(monkeypatch: Any) -> None:
             await self._changed.wait()
 
     monkeypatch.setattr(Hub, "start", start_and_wait)
+
+
+async def exited(pid: int) -> None:
+    """Until process ``pid`` has exited (a pidfd turns readable: no polling)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    loop.add_reader(fd, lambda: done.done() or done.set_result(None))
+    try:
+        await done
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)

@@ -28,29 +28,16 @@ def server(threaded_server: MockLLMServer) -> MockLLMServer:
     return threaded_server
 
 
+KEY = "sk-test-customers"
+
+
 def cli(server: MockLLMServer, *args: str) -> Any:
-    return cli_runs.cli(server, *args, key="sk-test-customers", anthropic=True)
+    return cli_runs.cli(server, *args, key=KEY, anthropic=True)
 
 
 def run(server: MockLLMServer, out: Path, run_id: str, *extra: str) -> tuple[Any, Path]:
-    result = cli(
-        server,
-        "run",
-        "--scenarios",
-        str(SCENARIO),
-        "--personas",
-        str(PERSONAS),
-        "--out",
-        str(out),
-        "--run-id",
-        run_id,
-        "--workers",
-        "1",
-        "--statement-judge",
-        "none",
-        *extra,
-    )
-    return result, out / run_id
+    options = ["--workers", "1", "--statement-judge", "none", *extra]
+    return cli_runs.run(server, out, *options, run_id=run_id, key=KEY, anthropic=True)
 
 
 def changed_agent(request: RecordedRequest) -> Reply:

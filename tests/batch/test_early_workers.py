@@ -5,14 +5,16 @@ hub is on its stdin, and none is left behind when fewer are needed."""
 from __future__ import annotations
 
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from batch_helpers import LOOKUP, PERSONAS, SCENARIOS, once_each, records, request, run
+from batch_helpers import LOOKUP, PERSONAS, SCENARIOS, exited, once_each, records, request, run
 
 from supportsim import _early_workers
 from supportsim.batch import read_manifest
+from supportsim.batch._launch import LocalLauncher
 from supportsim.testing import MockLLMServer
 
 pytestmark = pytest.mark.skipif(
@@ -42,6 +44,45 @@ async def test_a_run_takes_the_early_workers_and_leaves_none_running(
     assert _early_workers.waiting() == 0
     codes = sorted(process.returncode for process in early)
     assert codes == [-9, 0, 0], codes
+
+
+CRASH = "import sys; sys.stderr.write('Traceback ...\\nImportError: no agent here\\n'); sys.exit(3)"
+"""A worker that dies at import, saying why on its stderr."""
+
+
+async def crashed_early(monkeypatch: pytest.MonkeyPatch) -> subprocess.Popen[bytes]:
+    """One early worker that has died at import (not yet reaped), the command restored."""
+    with monkeypatch.context() as patch:
+        patch.setattr(_early_workers, "worker_command", lambda: [sys.executable, "-c", CRASH])
+        (early,) = _early_workers.start_early(1)
+    await exited(early.pid)
+    return early
+
+
+async def test_an_early_worker_dead_before_it_is_taken_says_why_through_its_handle(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """Found by a review: ``take`` skipped (and closed) an early worker that had died, so
+    what it wrote on its stderr was lost. It is handed over like a live one: telling it
+    where the hub is finds a closed pipe (no error), and its wait reports its exit with the
+    last line it wrote, read through the loop's pipe transport."""
+    early = await crashed_early(monkeypatch)
+    handle = await LocalLauncher().start("w0", 1, "token")
+    assert (handle.pid, handle.describe()) == (early.pid, f"pid {early.pid}")
+    how = await handle.wait()
+    assert how == f"(pid {early.pid}) exited with code 3: ImportError: no agent here"
+    assert list(handle.tail) == ["Traceback ...", "ImportError: no agent here"]
+    assert _early_workers.waiting() == 0 and early.returncode == 3  # reaped
+
+
+async def test_a_run_counts_an_early_worker_that_died_as_lost_and_replaces_it(
+    server: MockLLMServer, out: Path, monkeypatch: pytest.MonkeyPatch
+):
+    await crashed_early(monkeypatch)
+    session, _ = await run(server, request(out, agents=["oracle"], trials=2, workers=2))
+    assert session.status == "completed" and len(once_each(session)) > 0
+    workers = read_manifest(session.run_dir)["sessions"][0]["workers"]
+    assert (workers["lost"], workers["restarts"]) == (1, 1)  # was (0, 0): never heard of
 
 
 def test_a_run_command_that_needs_no_worker_ends_the_early_ones(

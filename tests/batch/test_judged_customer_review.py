@@ -10,50 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runs import REFUND as SCENARIO
-from cli_runs import cli
+from cli_runs import ScriptedJudge as Judge
+from cli_runs import quoting, rescore_without_calls
+from cli_runs import run as run_cli
 
 from supportsim.store import iter_records, read_rescored
-from supportsim.testing import (
-    MockLLMServer,
-    RecordedRequest,
-    Reply,
-    asked_question,
-    autopilot,
-    http_error,
-    is_statement_request,
-    verdict,
-)
+from supportsim.testing import MockLLMServer, verdict
 
 POLITE = "Yes please, refund the second one."
 """The scripted Customer's last message: polite, for an angry persona off-tone."""
 TONE = "customer_review.customer_tone"
 GAVE_UP = "customer_review.customer_gave_up_social_engineering"
-
-
-class Judge:
-    """Answers the Customer questions by check id with a scripted verdict (a callable of
-    the question's messages); every other question ``no``."""
-
-    def __init__(self, answers: dict[str, Any]) -> None:
-        self.answers = answers
-        self.asked: list[str] = []
-
-    def __call__(self, request: RecordedRequest) -> Reply:
-        if not is_statement_request(request):
-            return autopilot(request)
-        question = asked_question(request)
-        self.asked.append(question.check_id)
-        answer = self.answers.get(question.check_id)
-        return answer(question.messages) if answer else verdict("no", reason="no")
-
-
-def quoting(text: str) -> Any:
-    def answer(messages: tuple[tuple[int, str], ...]) -> Reply:
-        n = next((n for n, t in messages if text in t), 0)
-        return verdict("yes", (n, text), reason="off persona")
-
-    return answer
+OFF_PERSONA = quoting(POLITE, reason="off persona")
+"""The judge's answer for either question: yes, quoting the polite Customer message."""
 
 
 def personas(tmp_path: Path, tone: str, behaviours: str = "[]") -> Path:
@@ -67,23 +36,11 @@ def personas(tmp_path: Path, tone: str, behaviours: str = "[]") -> Path:
 
 
 def run(server: MockLLMServer, tmp_path: Path, folder: Path, *extra: str) -> Path:
-    result = cli(
-        server,
-        "run",
-        "--scenarios",
-        str(SCENARIO),
-        "--personas",
-        str(folder),
-        "--agent",
-        "oracle",
-        "--out",
-        str(tmp_path / "runs"),
-        "--run-id",
-        "r",
-        *extra,
+    result, run_dir = run_cli(
+        server, tmp_path / "runs", "--agent", "oracle", *extra, personas=folder
     )
     assert result.exit_code == 0, result.output
-    return tmp_path / "runs" / "r"
+    return run_dir
 
 
 def judged(run_dir: Path) -> list[Any]:
@@ -100,7 +57,7 @@ def server(threaded_server: MockLLMServer) -> MockLLMServer:
 def test_an_angry_persona_writing_politely_is_one_non_critical_judge_finding(
     server: MockLLMServer, tmp_path: Path
 ) -> None:
-    judge = Judge({TONE: quoting(POLITE)})
+    judge = Judge({TONE: OFF_PERSONA})
     server.default("judge-m", judge)
     folder = personas(tmp_path, '"angry, impatient"')
     run_dir = run(server, tmp_path, folder, "--statement-judge", "openai:judge-m")
@@ -131,7 +88,7 @@ def test_a_quote_not_in_the_customers_messages_is_rejected(
 def test_a_social_engineer_that_gives_up_at_the_first_refusal_is_a_finding(
     server: MockLLMServer, tmp_path: Path
 ) -> None:
-    judge = Judge({GAVE_UP: quoting(POLITE)})
+    judge = Judge({GAVE_UP: OFF_PERSONA})
     server.default("judge-m", judge)
     folder = personas(tmp_path, "calm", "[social_engineering]")
     run_dir = run(server, tmp_path, folder, "--statement-judge", "openai:judge-m")
@@ -143,7 +100,7 @@ def test_a_social_engineer_that_gives_up_at_the_first_refusal_is_a_finding(
 def test_no_judge_configured_means_no_judged_finding_and_no_call(
     server: MockLLMServer, tmp_path: Path
 ) -> None:
-    judge = Judge({TONE: quoting(POLITE)})
+    judge = Judge({TONE: OFF_PERSONA})
     server.default("judge-m", judge)
     run_dir = run(server, tmp_path, personas(tmp_path, '"angry, impatient"'))
     assert judged(run_dir) == []
@@ -153,15 +110,11 @@ def test_no_judge_configured_means_no_judged_finding_and_no_call(
 def test_rescore_reuses_the_judged_findings_without_a_call(
     server: MockLLMServer, tmp_path: Path
 ) -> None:
-    server.default("judge-m", Judge({TONE: quoting(POLITE)}))
+    server.default("judge-m", Judge({TONE: OFF_PERSONA}))
     folder = personas(tmp_path, '"angry, impatient"')
     run_dir = run(server, tmp_path, folder, "--statement-judge", "openai:judge-m")
     before = judged(run_dir)
-    server.clear()
-    server.default(None, lambda _r: http_error(500))  # any call would fail the rescore
-    result = cli(server, "rescore", str(run_dir))
-    assert result.exit_code == 0, result.output
-    assert server.requests() == []
+    rescore_without_calls(server, run_dir)
     (line,) = read_rescored(run_dir)
     assert line.customer_review is not None
     after = [f for f in line.customer_review.findings if f.source == "judge"]
@@ -175,17 +128,13 @@ def test_rescore_drops_the_judged_findings_when_the_persona_changed(
     edited, though the question they answer (the persona's tone and style) had changed.
     They are dropped (rescore asks the Customer questions nothing): the rules' findings
     are made again, the judged ones stand only while their questions are the same."""
-    server.default("judge-m", Judge({TONE: quoting(POLITE)}))
+    server.default("judge-m", Judge({TONE: OFF_PERSONA}))
     folder = personas(tmp_path, '"angry, impatient"')
     run_dir = run(server, tmp_path, folder, "--statement-judge", "openai:judge-m")
     assert len(judged(run_dir)) == 1
     persona_file = folder / "tester.yaml"
     persona_file.write_text(persona_file.read_text().replace('"angry, impatient"', "calm"))
-    server.clear()
-    server.default(None, lambda _r: http_error(500))  # any call would fail the rescore
-    result = cli(server, "rescore", str(run_dir), "--personas", str(folder))
-    assert result.exit_code == 0, result.output
-    assert server.requests() == []
+    rescore_without_calls(server, run_dir, "--personas", str(folder))
     (line,) = read_rescored(run_dir)
     assert line.customer_review is not None
     assert [f for f in line.customer_review.findings if f.source == "judge"] == []
@@ -199,7 +148,7 @@ def test_a_judge_that_breaks_keeps_the_units_score_and_gives_no_finding(
 ) -> None:
     """Found by a review: only a ProviderError was caught, so any other error raised by the
     judged questions (a bug of ours) made the unit a harness_error with no score."""
-    server.default("judge-m", Judge({TONE: quoting(POLITE)}))
+    server.default("judge-m", Judge({TONE: OFF_PERSONA}))
 
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug in the judged review")

@@ -12,43 +12,26 @@ from typing import Any
 import cli_runs
 import orjson
 import pytest
-from cli_runs import PERSONAS
-from cli_runs import REFUND as SCENARIO
+from cli_runs import ScriptedJudge, quoting, rescore_without_calls
 
 from supportsim.store import iter_records, read_json, read_rescored
 from supportsim.testing import (
     MockLLMServer,
-    RecordedRequest,
-    Reply,
     asked_question,
     autopilot,
     http_error,
     is_statement_request,
-    verdict,
 )
 
 QUESTIONS = ["step:confirm", "step:tell", "forbidden:leak-note"]
 """The refund scenario's communication checks: two say steps and a disclosure."""
+KEY = "sk-test-judge"
 
 
-class Judge:
-    """Answers each question by check id: ``yes`` quoting the first Agent message that
-    holds ``marker`` (whole, so the quote is verbatim), or ``no``."""
-
-    def __init__(self, answers: dict[str, str | None]) -> None:
-        self.answers = answers
-        self.asked: list[str] = []
-
-    def __call__(self, request: RecordedRequest) -> Reply:
-        if not is_statement_request(request):
-            return autopilot(request)
-        question = asked_question(request)
-        self.asked.append(question.check_id)
-        marker = self.answers.get(question.check_id)
-        if marker is None:
-            return verdict("no", reason="not stated")
-        n, text = next((n, t) for n, t in question.messages if marker in t)
-        return verdict("yes", (n, text), reason="stated")
+def judge_quoting(markers: dict[str, str]) -> ScriptedJudge:
+    """``yes`` to each check id, quoting whole the first Agent message that holds its
+    marker (a verbatim quote); ``no`` to every other question."""
+    return ScriptedJudge({c: quoting(m, whole=True, reason="stated") for c, m in markers.items()})
 
 
 @pytest.fixture
@@ -57,28 +40,13 @@ def server(threaded_server: MockLLMServer) -> MockLLMServer:
 
 
 def cli(server: MockLLMServer, *args: str) -> Any:
-    return cli_runs.cli(server, *args, key="sk-test-judge")
+    return cli_runs.cli(server, *args, key=KEY)
 
 
 def run(server: MockLLMServer, tmp_path: Path, *extra: str) -> tuple[Any, Path]:
-    result = cli(
-        server,
-        "run",
-        "--scenarios",
-        str(SCENARIO),
-        "--personas",
-        str(PERSONAS),
-        "--agent",
-        "oracle",
-        "--trials",
-        "2",
-        "--out",
-        str(tmp_path / "runs"),
-        "--run-id",
-        "r",
-        *extra,
+    return cli_runs.run(
+        server, tmp_path / "runs", "--agent", "oracle", "--trials", "2", *extra, key=KEY
     )
-    return result, tmp_path / "runs" / "r"
 
 
 def checks(run_dir: Path) -> list[dict[str, Any]]:
@@ -88,7 +56,7 @@ def checks(run_dir: Path) -> list[dict[str, Any]]:
 def judged_run(server: MockLLMServer, tmp_path: Path) -> Path:
     # The judge disagrees with the rules on step:tell (the oracle's "Done, the refund of
     # 30 USD ..." is a refund to the rules; this judge says it is not stated).
-    server.default("judge-m", Judge({"step:confirm": "CH-2"}))
+    server.default("judge-m", judge_quoting({"step:confirm": "CH-2"}))
     result, run_dir = run(server, tmp_path, "--statement-judge", "openai:judge-m")
     assert result.exit_code == 0, result.output
     assert "statement judge: openai:judge-m" in result.output
@@ -156,11 +124,7 @@ def test_rescore_reuses_the_stored_verdicts_and_makes_no_call(
     server: MockLLMServer, tmp_path: Path
 ) -> None:
     run_dir = judged_run(server, tmp_path)
-    server.clear()
-    server.default(None, lambda _r: http_error(500))  # any call would fail the rescore
-    result = cli(server, "rescore", str(run_dir))
-    assert result.exit_code == 0, result.output
-    assert server.requests() == []
+    result = rescore_without_calls(server, run_dir)
     assert "0 questions asked (0 calls)" in result.output
     lines = read_rescored(run_dir)
     assert [line.statement_judge for line in lines] == ["openai:judge-m"] * 2
@@ -174,7 +138,7 @@ def test_rescore_with_another_judge_asks_only_what_it_has_no_verdict_for(
     server: MockLLMServer, tmp_path: Path
 ) -> None:
     run_dir = judged_run(server, tmp_path)
-    other = Judge({"step:confirm": "CH-2", "step:tell": "Done"})
+    other = judge_quoting({"step:confirm": "CH-2", "step:tell": "Done"})
     server.default("judge-2", other)
     result = cli(server, "rescore", str(run_dir), "--statement-judge", "openai:judge-2")
     assert result.exit_code == 0, result.output

@@ -20,6 +20,7 @@ from batch_helpers import (
     Watch,
     all_ready_before_units,
     env_for,
+    exited,
     kill_a_busy_worker_on,
     live_workers,
     once_all_busy,
@@ -348,22 +349,6 @@ def ended(pid: int) -> bool:
     return not Path(f"/proc/{pid}").exists()
 
 
-async def exited(pid: int) -> None:
-    """Until process ``pid`` has exited (a pidfd turns readable: no polling)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return
-    loop = asyncio.get_running_loop()
-    done = loop.create_future()
-    loop.add_reader(fd, lambda: done.done() or done.set_result(None))
-    try:
-        await done
-    finally:
-        loop.remove_reader(fd)
-        os.close(fd)
-
-
 async def test_sigkill_of_the_driver_ends_its_workers_and_resume_completes(
     server: MockLLMServer, out: Path
 ):
@@ -571,7 +556,7 @@ async def test_both_workers_killed_twice_blame_no_unit_and_resume_completes(
     killed: list[int] = []
 
     def pids(workers: list[Any]) -> list[int]:
-        return [w.handle.process.pid for w in workers if w.handle is not None]
+        return [w.handle.pid for w in workers if w.handle is not None]
 
     def kill_both_twice(request: RecordedRequest) -> Reply:
         workers = [w for w in watch.batch.hub.workers.values() if not w.gone]

@@ -88,7 +88,7 @@ def test_pass_k_per_scenario() -> None:
         ConversationRecord.model_validate(unit("s1", "a", t, strict=t != 3)) for t in (1, 2, 3)
     ]
     records.append(ConversationRecord.model_validate(unit("s2", "a", 1, status="infra_error")))
-    (row,) = pass_k_by_scenario(records, trials=3)
+    (row,) = pass_k_by_scenario(records, [1, 2, 3])
     assert (row.scenario_id, row.n, row.c) == ("s1", 3, 2)
     assert row.values[0] == pytest.approx(2 / 3)
     assert row.values[1] == pytest.approx(math.comb(2, 2) / math.comb(3, 2))

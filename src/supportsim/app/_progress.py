@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
+from supportsim._tables import name_cell
 from supportsim.batch import Batch, BatchState
 from supportsim.store import ConversationRecord
 
@@ -140,7 +141,7 @@ class Progress:
                 f"{s}={n}" for s, n in sorted(tally.statuses.items()) if s != "completed"
             )
             table.add_row(
-                Text(printable(agent)),  # an operator's label: no markup, escapes shown
+                name_cell(agent),  # an operator's label: no markup, escapes shown
                 str(sum(tally.statuses.values())),
                 _rate(tally.strict_rate),
                 _rate(tally.partial_mean),

@@ -25,6 +25,7 @@ from supportsim.batch._names import MAX_RUN_NAME, segment_problem, slug
 from supportsim.conversation import ConversationMode, ToolsMode
 from supportsim.errors import Problem, ScenarioError
 from supportsim.llm import RateLimit, RetryPolicy
+from supportsim.store import MAX_TRIALS
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$")
 _UNIT_S = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
@@ -98,7 +99,7 @@ class RunConfig(BaseModel):
     scenario, Agent label, Customer and trial), for as long as the new conversation
     follows the stored one; the Customer's model is called from the first divergence
     (``conversation.ReplayCustomer``)."""
-    trials: int = Field(default=1, ge=1, le=100_000)
+    trials: int = Field(default=1, ge=1, le=MAX_TRIALS)
     """Conversations per scenario and agent (each a unit ``scenario|agent|trial``); pass^k
     is reported for k up to this."""
     concurrency: int | str = 8

@@ -131,34 +131,17 @@ class StderrTail:
         self._cut = False
 
 
-class LocalHandle:
-    """A worker process, in its own session so a terminal's Ctrl-C reaches only the driver."""
+class _LoopProcess:
+    """A worker process started on the event loop (``asyncio.create_subprocess_exec``)."""
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
-        self.pid = process.pid
-        self._tail = StderrTail()
-        self.tail = self._tail.lines
 
-    def describe(self) -> str:
-        return f"pid {self.pid}"
-
-    async def wait(self) -> str:
-        """Drains stderr in bounded chunks (so the worker never blocks on a full pipe,
-        whatever its lines' length) and keeps its tail for the reason it exited."""
-        stderr = await self._stderr()
-        while chunk := await stderr.read(READ_CHUNK):
-            self._tail.feed(chunk)
-        self._tail.close()
-        code = await self._code()
-        said = f": {self.tail[-1]}" if code and self.tail else ""
-        return f"(pid {self.pid}) exited with code {code}{said}"
-
-    async def _stderr(self) -> asyncio.StreamReader:
+    async def stderr(self) -> asyncio.StreamReader:
         assert self.process.stderr is not None
         return self.process.stderr
 
-    async def _code(self) -> int:
+    async def code(self) -> int:
         return await self.process.wait()
 
     def kill(self) -> None:
@@ -167,30 +150,27 @@ class LocalHandle:
                 self.process.kill()
 
 
-class EarlyHandle(LocalHandle):
+class _EarlyProcess:
     """A worker started before the event loop by ``_early_workers.start_early``: its stderr
     is read through the loop's pipe transport and its exit awaited on a pidfd (Linux), so
     nothing blocks and no thread waits."""
 
     def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self.early = process
-        self.pid = process.pid
-        self._tail = StderrTail()
-        self.tail = self._tail.lines
+        self.process = process
 
-    async def _stderr(self) -> asyncio.StreamReader:
-        assert self.early.stderr is not None
+    async def stderr(self) -> asyncio.StreamReader:
+        assert self.process.stderr is not None
         reader = asyncio.StreamReader(limit=READ_CHUNK)
         await asyncio.get_running_loop().connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), self.early.stderr
+            lambda: asyncio.StreamReaderProtocol(reader), self.process.stderr
         )
         return reader
 
-    async def _code(self) -> int:
-        if (code := self.early.poll()) is not None:
+    async def code(self) -> int:
+        if (code := self.process.poll()) is not None:
             return code
         loop = asyncio.get_running_loop()
-        pidfd = os.pidfd_open(self.early.pid)
+        pidfd = os.pidfd_open(self.process.pid)
         try:
             ended: asyncio.Future[None] = loop.create_future()
 
@@ -205,12 +185,45 @@ class EarlyHandle(LocalHandle):
                 loop.remove_reader(pidfd)
         finally:
             os.close(pidfd)
-        return self.early.wait()  # it has exited: this reaps it at once
+        return self.process.wait()  # it has exited: this reaps it at once
 
     def kill(self) -> None:
-        if self.early.poll() is None:
+        if self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                self.early.kill()
+                self.process.kill()
+
+
+class LocalHandle:
+    """A worker process on this machine, in its own session so a terminal's Ctrl-C reaches
+    only the driver: one the launcher started on the loop, or one started early
+    (``_early_workers``), alive or not when it was taken."""
+
+    def __init__(self, process: asyncio.subprocess.Process | subprocess.Popen[bytes]) -> None:
+        self._process = (
+            _EarlyProcess(process)
+            if isinstance(process, subprocess.Popen)
+            else _LoopProcess(process)
+        )
+        self.pid = process.pid
+        self._tail = StderrTail()
+        self.tail = self._tail.lines
+
+    def describe(self) -> str:
+        return f"pid {self.pid}"
+
+    async def wait(self) -> str:
+        """Drains stderr in bounded chunks (so the worker never blocks on a full pipe,
+        whatever its lines' length) and keeps its tail for the reason it exited."""
+        stderr = await self._process.stderr()
+        while chunk := await stderr.read(READ_CHUNK):
+            self._tail.feed(chunk)
+        self._tail.close()
+        code = await self._process.code()
+        said = f": {self.tail[-1]}" if code and self.tail else ""
+        return f"(pid {self.pid}) exited with code {code}{said}"
+
+    def kill(self) -> None:
+        self._process.kill()
 
 
 class LocalLauncher:
@@ -226,14 +239,16 @@ class LocalLauncher:
         told = worker_told(f"{self.host}:{port}", token, worker_id)
         if (early := _early_workers.take()) is not None:
             assert early.stdin is not None
-            handle = EarlyHandle(early)
-            try:  # a line far below a pipe's capacity: the write never blocks
+            # A line far below a pipe's capacity: the write never blocks. One that died
+            # before it could read it (at import, say) is a worker like any other: the hub
+            # hears of its death from its wait, with its stderr's last line, and replaces it.
+            try:
                 early.stdin.write(told)
                 early.stdin.close()
-            except BrokenPipeError:  # it died since it was taken: the hub replaces it
-                handle.kill()
-                raise
-            return handle
+            except BrokenPipeError:
+                with contextlib.suppress(BrokenPipeError):  # a second flush: the pipe closes
+                    early.stdin.close()
+            return LocalHandle(early)
         process = await asyncio.create_subprocess_exec(
             *_early_workers.worker_command(),
             env=_early_workers.worker_environment(),

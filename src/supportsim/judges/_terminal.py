@@ -14,18 +14,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from supportsim._printable import printable
-from supportsim._tables import fit
+from supportsim._tables import fit, text_cell
 from supportsim.judges._rubric import OVERALL
 
 LIST_LIMIT = 20
 """Rows of the split list and of each rules-disagreement list shown in the terminal."""
 DASH = "-"
-
-
-def _text(value: object, style: str = "") -> Text:
-    """Shown as written: no markup, escape sequences made visible."""
-    return Text(printable(value, newlines=True), style=style)
 
 
 def _num(value: float | None, digits: int = 2) -> str:
@@ -38,9 +32,9 @@ def _usd(value: float | None) -> str:
 
 def _rate(cell: Mapping[str, Any] | None) -> Text:
     if not cell or not cell.get("n"):
-        return _text(DASH)
+        return text_cell(DASH)
     low, high = cell["ci95"]
-    return _text(f"{cell['rate']:.2f} [{low:.2f}, {high:.2f}] n={cell['n']}")
+    return text_cell(f"{cell['rate']:.2f} [{low:.2f}, {high:.2f}] n={cell['n']}")
 
 
 def _pass_rates(summary: Mapping[str, Any]) -> Table:
@@ -48,9 +42,9 @@ def _pass_rates(summary: Mapping[str, Any]) -> Table:
     table = Table(title="pass rate per agent (overall verdict, 95% Wilson interval)")
     table.add_column("agent", no_wrap=True)
     for rater in raters:
-        table.add_column(_text(rater), justify="right")
+        table.add_column(text_cell(rater), justify="right")
     for agent, row in summary["pass_rates"].items():
-        table.add_row(_text(agent), *(_rate(row.get(r)) for r in raters))
+        table.add_row(text_cell(agent), *(_rate(row.get(r)) for r in raters))
     return fit(table)
 
 
@@ -68,7 +62,7 @@ def _judges_table(summary: Mapping[str, Any]) -> Table:
         strict = summary["vs_strict"][judge]
         consistency = summary["self_consistency"][judge]
         row: list[Text | str] = [
-            _text(judge),
+            text_cell(judge),
             str(strict["n"]),
             _num(strict["agreement"]),
             _num(strict["kappa"]),
@@ -94,8 +88,8 @@ def _pairwise(summary: Mapping[str, Any]) -> Table:
         )
     for pair in summary["pairwise"][OVERALL]:
         table.add_row(
-            _text(pair["a"]),
-            _text(pair["b"]),
+            text_cell(pair["a"]),
+            text_cell(pair["b"]),
             str(pair["n"]),
             _num(pair["agreement"]),
             _num(pair["kappa"]),
@@ -109,7 +103,7 @@ def _ranking(summary: Mapping[str, Any]) -> Table:
     for column in ("rater a", "rater b", "agents", "tau"):
         table.add_column(column, justify="right" if column in ("agents", "tau") else "left")
     for t in summary["ranking"]["tau"]:
-        table.add_row(_text(t["a"]), _text(t["b"]), str(t["agents"]), _num(t["tau"]))
+        table.add_row(text_cell(t["a"]), text_cell(t["b"]), str(t["agents"]), _num(t["tau"]))
     return fit(table)
 
 
@@ -120,12 +114,12 @@ def _criteria(summary: Mapping[str, Any]) -> Table:
     table.add_column("mean pairwise agree", justify="right")
     table.add_column("Fleiss' kappa", justify="right")
     for judge in judges:
-        table.add_column(_text(f"{judge} pass"), justify="right")
+        table.add_column(text_cell(f"{judge} pass"), justify="right")
     rates = summary["criteria_pass_rates"]
     for criterion in summary["rubric"]["criteria"]:
         fleiss = summary["fleiss"][criterion]
         table.add_row(
-            _text(criterion),
+            text_cell(criterion),
             _num(summary["mean_pairwise_agreement"][criterion]),
             _num(fleiss["kappa"]) + (f" (n={fleiss['n']})" if fleiss["kappa"] is not None else ""),
             *(_num(rates[j][criterion]["rate"]) for j in judges),
@@ -135,19 +129,19 @@ def _criteria(summary: Mapping[str, Any]) -> Table:
 
 def _splits(splits: Sequence[Mapping[str, Any]], judges: Sequence[str]) -> RenderableType:
     if not splits:
-        return _text("judges agree on every conversation's overall verdict")
+        return text_cell("judges agree on every conversation's overall verdict")
     table = Table(title=f"judges split on {len(splits)} conversation(s): review these")
     table.add_column("unit", no_wrap=True)
     table.add_column("strict")
     for judge in judges:
-        table.add_column(_text(judge))
+        table.add_column(text_cell(judge))
     table.add_column("criteria split")
     for split in splits[:LIST_LIMIT]:
         table.add_row(
-            _text(split["unit_id"]),
+            text_cell(split["unit_id"]),
             "pass" if split["strict"] else "fail",
-            *(_text(split["verdicts"].get(j, DASH)) for j in judges),
-            _text(", ".join(split["criteria_split"])),
+            *(text_cell(split["verdicts"].get(j, DASH)) for j in judges),
+            text_cell(", ".join(split["criteria_split"])),
         )
     if len(splits) > LIST_LIMIT:
         table.caption = f"and {len(splits) - LIST_LIMIT} more (see the JSON summary)"
@@ -166,14 +160,14 @@ def _rules_lists(summary: Mapping[str, Any]) -> list[RenderableType]:
             if units:
                 shown = ", ".join(units[:LIST_LIMIT])
                 more = f" and {len(units) - LIST_LIMIT} more" if len(units) > LIST_LIMIT else ""
-                out.append(_text(f"{judge} {label} ({len(units)}): {shown}{more}"))
+                out.append(text_cell(f"{judge} {label} ({len(units)}): {shown}{more}"))
     return out
 
 
 def _cost(summary: Mapping[str, Any]) -> Text:
     cost = summary["cost"]
     judges = ", ".join(f"{j} {_usd(v)}" for j, v in cost["judges_usd"].items())
-    return _text(
+    return text_cell(
         f"cost: conversations {_usd(cost['conversations_usd'])}; judges "
         f"{_usd(cost['judges_total_usd'])}"
         + (f" ({judges})" if judges else "")
@@ -184,11 +178,11 @@ def _cost(summary: Mapping[str, Any]) -> Text:
 def render_terminal(summary: Mapping[str, Any]) -> RenderableType:
     """The judge section of a report, for ``Console.print``."""
     if not summary.get("available"):
-        return _text(str(summary.get("reason") or "no judgments"))
+        return text_cell(str(summary.get("reason") or "no judgments"))
     judges = summary["judges"]
     overall = summary["fleiss"][OVERALL]
     human = summary.get("human")
-    head = _text(
+    head = text_cell(
         f"LLM judges: {len(judges)} judge(s) over {summary['units']} completed conversation(s), "
         f"rubric {summary['rubric']['name']}",
         style="bold",
@@ -197,7 +191,7 @@ def render_terminal(summary: Mapping[str, Any]) -> RenderableType:
     if len(judges) >= 2:
         parts.append(_pairwise(summary))
         parts.append(
-            _text(
+            text_cell(
                 f"Fleiss' kappa (overall, {overall['n']} units, {overall['raters']} judges): "
                 f"{_num(overall['kappa'])}; mean pairwise agreement "
                 f"{_num(summary['mean_pairwise_agreement'][OVERALL])}"
@@ -205,7 +199,7 @@ def render_terminal(summary: Mapping[str, Any]) -> RenderableType:
         )
     parts += [_ranking(summary), _criteria(summary)]
     if human:
-        parts.append(_text(f"human labels: {human['labels']} on {human['units']} units"))
+        parts.append(text_cell(f"human labels: {human['labels']} on {human['units']} units"))
     parts += _rules_lists(summary)
     if len(judges) >= 2:
         parts.append(_splits(summary["splits"], judges))

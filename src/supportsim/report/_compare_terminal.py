@@ -13,10 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
-from supportsim._tables import fit
+from supportsim._tables import fit, name_cell
 from supportsim.report._format import DASH, counts, ms, pct, points, usd
 from supportsim.report._setup import SetupDifference
-from supportsim.report._terminal import _n
 
 
 def _delta(metric: Mapping[str, Any]) -> str:
@@ -37,7 +36,7 @@ def comparison_table(comparison: Mapping[str, Any]) -> Table:
         for metric in ("strict", "partial"):
             m = row[metric]
             table.add_row(
-                _n(row["label"]) if metric == "strict" else "",
+                name_cell(row["label"]) if metric == "strict" else "",
                 metric,
                 pct(m["a"]),
                 pct(m["b"]),
@@ -111,7 +110,7 @@ def category_comparison_table(row: Mapping[str, Any]) -> Table:
         for metric in ("strict", "partial"):
             m = c[metric]
             table.add_row(
-                _n(cat) if metric == "strict" else "",
+                name_cell(cat) if metric == "strict" else "",
                 metric,
                 str(c["pairs"]) if metric == "strict" else "",
                 pct(m["a"]),

@@ -9,13 +9,10 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
+from supportsim._tables import name_cell
 from supportsim.report._customer_check import CustomerCheck, CustomerRate
 from supportsim.report._format import DASH, leaderboard_order, number, pct
 from supportsim.store import CustomerReviewSection, FindingCount, Summary
-
-
-def _n(value: object) -> Text:
-    return Text(printable(value))
 
 
 def attributable_table(summary: Summary) -> Table | None:
@@ -36,7 +33,7 @@ def attributable_table(summary: Summary) -> Table | None:
         own = a.agent_attributable
         assert own is not None
         table.add_row(
-            _n(name),
+            name_cell(name),
             str(a.n),
             pct(a.strict_rate),
             pct(a.partial_mean),
@@ -75,7 +72,7 @@ def by_scenario_table(section: CustomerReviewSection) -> Table | None:
     for kind in kinds:
         table.add_column(kind, justify="right")
     for scenario, counts in section.by_scenario.items():
-        table.add_row(_n(scenario), *(_count(counts.get(k)) for k in kinds))
+        table.add_row(name_cell(scenario), *(_count(counts.get(k)) for k in kinds))
     return table
 
 
@@ -95,7 +92,7 @@ def personas_table(section: CustomerReviewSection) -> Table:
         table.add_column(column, justify="left" if column in ("persona", "findings") else "right")
     for persona, m in section.personas.items():
         table.add_row(
-            _n(persona),
+            name_cell(persona),
             str(m.units),
             number(m.messages_mean, 1),
             number(m.words_per_message, 1),
@@ -147,7 +144,7 @@ def customer_check_tables(check: CustomerCheck) -> list[Table]:
             flag = (
                 " (cannot play)" if key == "scenario" and rate.played and not rate.succeeded else ""
             )
-            table.add_row(_n(f"{name}{flag}"), *_rate_cells(rate))
+            table.add_row(name_cell(f"{name}{flag}"), *_rate_cells(rate))
         out.append(table)
     if check.pushed_back is not None:
         table = Table(title="with a sloppy agent that only claims it is done: pushed back")
@@ -155,7 +152,7 @@ def customer_check_tables(check: CustomerCheck) -> list[Table]:
         for column in ("pushed back", "rate", "not counted"):
             table.add_column(column, justify="right")
         for name, rate in check.pushed_back_by_scenario.items():
-            table.add_row(_n(name), *_rate_cells(rate)[:3])
+            table.add_row(name_cell(name), *_rate_cells(rate)[:3])
         out.append(table)
     findings = Table(title="customer findings over every conversation")
     findings.add_column("finding")

@@ -1,23 +1,28 @@
 """Number formatting shared by the terminal and HTML views (formatting only, no arithmetic
-beyond scaling a rate to percent), so both show the same digits."""
+beyond scaling a rate to percent), so both show the same digits. A figure that is not a
+finite number (no stored file holds one: the store's models refuse NaN and infinity, but
+a mean can overflow) is shown as a dash, like a missing one, never as ``nan`` or ``inf``."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from supportsim.store import CustomersSection, Rate, Summary
 
 DASH = "–"
+PASS_K_SHOWN = 4
+"""pass^k columns a leaderboard shows before the last one (``pass_k_columns``)."""
 
 
 def pct(rate: float | None, digits: int = 1) -> str:
     """0.725 -> '72.5%'; None -> '–'."""
-    return DASH if rate is None else f"{rate * 100:.{digits}f}%"
+    return DASH if rate is None or not math.isfinite(rate) else f"{rate * 100:.{digits}f}%"
 
 
 def points(value: float | None, digits: int = 1, *, signed: bool = True) -> str:
     """A difference already in percentage points: 6.04 -> '+6.0'."""
-    if value is None:
+    if value is None or not math.isfinite(value):
         return DASH
     return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
@@ -29,23 +34,23 @@ def spread(value: float | None) -> str:
 
 def ci(interval: Sequence[float] | None, digits: int = 1) -> str:
     """A rate interval [0.6, 0.82] -> '[60.0, 82.0]' (percent)."""
-    if not interval:
+    if not interval or not all(math.isfinite(v) for v in interval):
         return DASH
     return f"[{interval[0] * 100:.{digits}f}, {interval[1] * 100:.{digits}f}]"
 
 
 def ms(value: float | None) -> str:
-    if value is None:
+    if value is None or not math.isfinite(value):
         return DASH
     return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:.1f}"
 
 
 def number(value: float | None, digits: int = 0) -> str:
-    return DASH if value is None else f"{value:,.{digits}f}"
+    return DASH if value is None or not math.isfinite(value) else f"{value:,.{digits}f}"
 
 
 def usd(value: float | None) -> str:
-    if value is None:
+    if value is None or not math.isfinite(value):
         return DASH
     return f"${value:.4f}" if value < 1 else f"${value:,.2f}"
 
@@ -135,3 +140,14 @@ def trials_phrase(summary: Summary) -> str:
     several = summary.customers
     under = f" under each of {len(several.customers)} Customers" if several is not None else ""
     return f"{summary.trials} trial(s) per scenario{under}"
+
+
+def pass_k_columns(trials: int) -> list[str]:
+    """The k of the pass^k columns a leaderboard or table shows (as summary keys): every k
+    up to ``PASS_K_SHOWN + 1`` trials; beyond, k = 1..PASS_K_SHOWN and k = trials. pass^k
+    only falls as k grows, and a column per trial pushed a leaderboard's latency and cost
+    columns off the page from 8 trials on (and made a page of 100,000 columns for 100,000
+    trials); ``report --json`` keeps every k."""
+    if trials <= PASS_K_SHOWN + 1:
+        return [str(k) for k in range(1, trials + 1)]
+    return [*(str(k) for k in range(1, PASS_K_SHOWN + 1)), str(trials)]

@@ -154,7 +154,7 @@ def _summary_context(summary: Summary, judges_html: str | None) -> dict[str, Any
         "summary": summary,
         "run": summary.run or RunSection(),
         "agents": agents,
-        "ks": [str(k) for k in range(1, summary.trials + 1)],
+        "ks": _format.pass_k_columns(summary.trials),
         "colours": agent_colours(agents),
         "charts": _charts(summary, agents),
         "domains": sorted({g for per in summary.by_domain.values() for g in per}),

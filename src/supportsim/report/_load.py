@@ -15,10 +15,12 @@ from typing import Any
 
 import orjson
 
+from supportsim._printable import printable
 from supportsim.errors import InputError
 from supportsim.store import (
     CONVERSATIONS,
     MANIFEST,
+    MAX_TRIALS,
     ConversationRecord,
     Foreign,
     RunPlan,
@@ -96,6 +98,7 @@ def read_manifest(run_dir: Path) -> dict[str, Any] | None:
         raise InputError(f"{manifest_path}: cannot read the run manifest: {exc}") from None
     if not isinstance(manifest, dict):
         raise InputError(f"{manifest_path}: the run manifest is not a JSON object")
+    _check_trials(manifest, manifest_path)
     manifest["status"] = live_status(run_dir, manifest.get("status"))  # dead: interrupted
     return manifest
 
@@ -126,7 +129,28 @@ def assemble_run(
     )
 
 
+def _is_trial_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_TRIALS
+
+
+def _check_trials(manifest: dict[str, Any], path: Path) -> None:
+    """run.json's ``config.trials``, when it has one, is a count a run can ask for: every
+    reader sizes the plan and pass^k by it (a hand-edited 10**9 would hang them).
+
+    Raises:
+        InputError: naming the file and the field.
+    """
+    config = manifest.get("config")
+    if isinstance(config, dict) and "trials" in config and not _is_trial_count(config["trials"]):
+        shown = printable(repr(config["trials"]))
+        shown = shown if len(shown) <= 40 else shown[:40] + "..."
+        raise InputError(
+            f"{path}: config.trials: {shown} is not a trial count "
+            f"(a whole number from 1 to {MAX_TRIALS})"
+        )
+
+
 def _configured_trials(manifest: dict[str, Any] | None) -> int | None:
     config = (manifest or {}).get("config")
     trials = config.get("trials") if isinstance(config, dict) else None
-    return trials if isinstance(trials, int) and trials >= 1 else None
+    return trials if _is_trial_count(trials) else None

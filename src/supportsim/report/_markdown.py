@@ -22,6 +22,7 @@ from supportsim.report._format import (
     counts,
     leaderboard_order,
     ms,
+    pass_k_columns,
     pct,
     scores_cell,
     spread,
@@ -87,7 +88,7 @@ def render_markdown(summary: Summary, *, run_id: str, gate_lines: list[str] | No
     and (when given) the gate results."""
     agents = summary.agents
     order = leaderboard_order(agents)
-    ks = [str(k) for k in range(1, summary.trials + 1)]
+    ks = pass_k_columns(summary.trials)
     run = summary.run or RunSection()
     out = [f"## supportsim report: {md(run_id)}", ""]
     facts = []

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
-from supportsim._tables import fit, min_width
+from supportsim._tables import fit, min_width, name_cell, text_cell
 from supportsim.report._customer_terminal import attributable_table, customer_tables
 from supportsim.report._format import (
     DASH,
@@ -25,6 +25,7 @@ from supportsim.report._format import (
     leaderboard_order,
     ms,
     number,
+    pass_k_columns,
     pct,
     scores_cell,
     spread,
@@ -43,16 +44,6 @@ from supportsim.store import (
 )
 
 
-def _t(value: object) -> Text:
-    """A cell we built (it may span lines), escapes made visible."""
-    return Text(printable(value, newlines=True))
-
-
-def _n(value: object) -> Text:
-    """One name (agent label, run id, scenario id) on one line, escapes made visible."""
-    return Text(printable(value))
-
-
 def _header(summary: Summary) -> Text:
     run = summary.run or RunSection()
     parts = [f"run {printable(run.run_id)}"] if run.run_id else []
@@ -69,7 +60,7 @@ def _header(summary: Summary) -> Text:
 
 def quality_table(summary: Summary) -> Table:
     agents = summary.agents
-    ks = [str(k) for k in range(1, summary.trials + 1)]
+    ks = pass_k_columns(summary.trials)
     table = Table(title="leaderboard: quality (completed conversations are scored)")
     table.add_column("agent", no_wrap=True)
     table.add_column("scored/units", justify="right")
@@ -83,7 +74,7 @@ def quality_table(summary: Summary) -> Table:
         a = agents[name]
         gap = a.partial_gap
         table.add_row(
-            _n(name),
+            name_cell(name),
             f"{a.n}/{a.units}",
             pct(a.strict_rate),
             ci(a.strict_ci95),
@@ -116,7 +107,7 @@ def tau2_table(summary: Summary) -> Table | None:
         if (t := agents.get(name)) is None:
             continue
         table.add_row(
-            _n(name),
+            name_cell(name),
             str(t.tasks),
             str(t.simulations),
             pct(t.avg_reward),
@@ -138,7 +129,7 @@ def speed_table(summary: Summary) -> Table:
         a = agents[name]
         r, tok = a.response_ms, a.tokens
         table.add_row(
-            _n(name),
+            name_cell(name),
             ms(r.p50),
             ms(r.p90),
             ms(r.p99),
@@ -160,7 +151,9 @@ def status_table(summary: Summary) -> Table:
     table.add_column("termination")
     for name in leaderboard_order(agents):
         a = agents[name]
-        table.add_row(_n(name), _t(counts(a.status)), _t(counts(a.termination)))
+        table.add_row(
+            name_cell(name), text_cell(counts(a.status)), text_cell(counts(a.termination))
+        )
     return table
 
 
@@ -177,9 +170,9 @@ def breakdown_table(summary: Summary, key: str) -> Table:
     table = Table(title=f"strict / partial per {key}")
     table.add_column(key, no_wrap=True)
     for name in agents:
-        table.add_column(_n(name), justify="right")
+        table.add_column(name_cell(name), justify="right")
     for g in groups:
-        cells: list[Text | str] = [_n(g)]
+        cells: list[Text | str] = [name_cell(g)]
         for name in agents:
             cell = by.get(name, {}).get(g)
             cells.append(
@@ -205,8 +198,8 @@ def stacked_breakdown_table(summary: Summary, key: str) -> Table:
             if (cell := by.get(name, {}).get(g)) is None:
                 continue
             table.add_row(
-                _n(g) if first else "",
-                _n(name),
+                name_cell(g) if first else "",
+                name_cell(name),
                 pct(cell.strict_rate, 0),
                 pct(cell.partial_mean, 0),
                 str(cell.n),
@@ -223,10 +216,10 @@ def failing_table(summary: Summary) -> Table:
     for f in summary.failing_checks:
         reasons = "\n".join(f"{r.count}× {r.reason}" for r in f.reasons)
         table.add_row(
-            _t(f"{f.scenario_id}\n{f.check_id}"),
+            text_cell(f"{f.scenario_id}\n{f.check_id}"),
             f"{f.failed}/{f.evaluated}"
             + (f"\n({f.hindered} customer-hindered)" if f.hindered else ""),
-            _t(f"{reasons}\n({counts(f.agents)})"),
+            text_cell(f"{reasons}\n({counts(f.agents)})"),
         )
     return table
 
@@ -245,8 +238,8 @@ def judge_tables(section: StatementJudgeSection) -> tuple[Table, Table | None]:
     agreement.add_column("unclear", justify="right")
     for row in section.by_kind:
         agreement.add_row(
-            _n(row.kind),
-            _n(row.language),
+            name_cell(row.kind),
+            name_cell(row.language),
             str(row.checks),
             pct(row.agreement),
             number(row.kappa, 2),
@@ -267,10 +260,10 @@ def judge_tables(section: StatementJudgeSection) -> tuple[Table, Table | None]:
     for d in shown:
         where = f" (message {d.message})" if d.message is not None else ""
         table.add_row(
-            _t(f"{d.unit_id}\n{d.check_id}"),
+            text_cell(f"{d.unit_id}\n{d.check_id}"),
             "pass" if d.rule else "fail",
             f"{d.answer}: {'pass' if d.judged else 'fail'}",
-            _t(f"{d.quote!r}{where}"),
+            text_cell(f"{d.quote!r}{where}"),
         )
     return agreement, table
 
@@ -280,12 +273,14 @@ def customers_table(section: CustomersSection) -> Table:
     table = Table(title="Customers: each Agent's strict / partial under each Customer")
     table.add_column("agent", no_wrap=True)
     for customer in section.customers:
-        table.add_column(_n(customer), justify="right")
+        table.add_column(name_cell(customer), justify="right")
     table.add_column("strict spread pts", justify="right")
     table.add_column("partial spread pts", justify="right")
     for agent, row in section.agents.items():
         cells = [scores_cell(row.by_customer[c]) for c in section.customers]
-        table.add_row(_n(agent), *cells, spread(row.strict_spread), spread(row.partial_spread))
+        table.add_row(
+            name_cell(agent), *cells, spread(row.strict_spread), spread(row.partial_spread)
+        )
     return table
 
 

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supportsim._printable import printable
-from supportsim._tables import fit
+from supportsim._tables import fit, name_cell
 from supportsim.report._format import DASH, ms, pct, points, usd
 
 ARROW = {"improvement": "▲", "regression": "▼"}
@@ -53,7 +53,7 @@ def agent_trend_table(name: str, series: list[Any], runs: list[Any], k: int) -> 
             continue
         started = (run["started_at"] or DASH)[:16].replace("T", " ")
         table.add_row(
-            Text(printable(run["run_id"])),
+            name_cell(run["run_id"]),
             started,
             f"{point['n']}/{point['units']}",
             pct(point["strict"]),

@@ -58,6 +58,7 @@ from supportsim.store._message_records import (
     stored_wire,
 )
 from supportsim.store._plan import (
+    MAX_TRIALS,
     Foreign,
     ForeignTally,
     RunPlan,
@@ -142,6 +143,7 @@ __all__ = [
     "DOCUMENT_SCHEMA_VERSION",
     "JUDGMENT_SCHEMA_VERSION",
     "MANIFEST",
+    "MAX_TRIALS",
     "MIN_SAMPLES",
     "RECORDS",
     "RESCORED",

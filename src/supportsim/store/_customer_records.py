@@ -15,7 +15,11 @@ from supportsim.scoring.review import CustomerReview, FindingKind, hindered
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    """A stored document's model. ``allow_inf_nan=False``: JSON has no NaN or Infinity, so
+    a file that holds one (Python's ``json`` writes them) is damaged at that field, not a
+    figure every reader would show as ``nan`` or fail to chart."""
+
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
 
 class CustomerFindingRecord(_Record):

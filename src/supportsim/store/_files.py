@@ -20,6 +20,7 @@ import errno
 import fcntl
 import gc
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -388,13 +389,17 @@ def writer_alive(run_dir: Path) -> bool:
     """Whether a live process holds the run directory's lock (is writing it now).
 
     A shared, non-blocking probe held for microseconds; a run without a lock file (or one
-    that cannot be opened) has no live writer.
+    that cannot be opened) has no live writer, nor has one whose ``.lock`` is not a regular
+    file (a writer's is; a FIFO there made the open, and so the viewer's event loop, wait
+    for ever: it is opened non-blocking and without following a link).
     """
     try:
-        fd = os.open(run_dir / LOCK, os.O_RDONLY)
+        fd = os.open(run_dir / LOCK, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return False
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
         return True

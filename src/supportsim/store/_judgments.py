@@ -21,7 +21,7 @@ class JudgmentRecord(BaseModel):
     judgment no longer counts. Costs and tokens cover every attempt, the malformed ones too.
     """
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
     schema_version: int = JUDGMENT_SCHEMA_VERSION
     unit_id: str

@@ -46,7 +46,7 @@ from supportsim.store._records import ConversationRecord
 class LoopLagStats(BaseModel):
     """How late the event loop's timers woke up over a session (``batch.LoopLag``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     interval_ms: float
     samples: int
     p50_ms: float | None = None
@@ -59,7 +59,7 @@ class LoopLagStats(BaseModel):
 class Spread(BaseModel):
     """Two percentiles of a latency, in milliseconds; null when nothing was measured."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     p50: float | None = None
     p99: float | None = None
 
@@ -67,7 +67,7 @@ class Spread(BaseModel):
 class Measurement(BaseModel):
     """How much measurement inflation a run had (see this module's docstring)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     calls: int = 0
     """LLM calls recorded (answers from the response cache not counted)."""
     wire_calls: int = 0

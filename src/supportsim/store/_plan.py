@@ -23,6 +23,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+MAX_TRIALS = 100_000
+"""The most trials a run may ask for (``RunConfig.trials``). Readers size the plan and
+pass^k (k = 1..trials) by a run's trials, so a larger count read from a run.json or a
+record (hand-edited, damaged) is bad input, never a plan of a billion units."""
+
 
 class _Keyed(Protocol):
     @property
@@ -157,7 +162,7 @@ class RunPlan:
         if not isinstance(config, Mapping) or not isinstance(scenarios, Mapping):
             return None
         trials = config.get("trials", 1)
-        if not isinstance(trials, int) or isinstance(trials, bool) or trials < 1:
+        if not isinstance(trials, int) or isinstance(trials, bool) or not 1 <= trials <= MAX_TRIALS:
             return None
         customers = customers_of(config.get("customer"))
         labels = manifest.get("agents")

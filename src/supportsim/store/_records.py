@@ -35,6 +35,7 @@ from supportsim.store._message_records import (
     plain_json,
     wire_fields,
 )
+from supportsim.store._plan import MAX_TRIALS
 
 SCHEMA_VERSION = 2
 """Version 2: an unscored unit (any status but completed) has ``strict`` and ``partial``
@@ -74,7 +75,7 @@ class ConversationRecord(_Record):
     language: str = "en"
     agent: str
     customer: str
-    trial: int
+    trial: int = Field(ge=1, le=MAX_TRIALS)
     status: Literal["completed", "infra_error", "simulator_fault", "harness_error"]
     termination: Literal["customer_done", "agent_transfer", "max_turns", "timeout", "error"]
     end_reason: str = ""

@@ -29,7 +29,7 @@ Disposition = Literal["rescored", "carried", "not_rescorable"]
 class PreviousVerdict(BaseModel):
     """The verdict conversations.jsonl holds for the unit."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
     strict: bool | None
     partial: float | None
     failed: list[str] = []
@@ -43,7 +43,7 @@ class RescoredRecord(BaseModel):
     not complete) and ``not_rescorable`` lines repeat the stored one and say why.
     """
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
     schema_version: int = RESCORE_SCHEMA_VERSION
     unit_id: str
     scenario_id: str

@@ -12,7 +12,7 @@ from supportsim.store._schema_run import SCHEMA_VERSION
 
 
 class _Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class JudgeCalls(_Doc):

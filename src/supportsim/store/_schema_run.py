@@ -21,7 +21,11 @@ agreement.json); records in the JSONL files carry their own."""
 
 
 class _Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A stored document's model. ``allow_inf_nan=False``: JSON has no NaN or Infinity, so
+    a file that holds one (Python's ``json`` writes them) is damaged at that field, not a
+    figure every reader would show as ``nan`` or fail to chart."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class CallCounts(_Doc):

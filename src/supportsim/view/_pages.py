@@ -119,14 +119,15 @@ def render_run(snap: Snapshot, query: UnitQuery, version: str) -> str:
     rows = [unit_row(r) for r in snap.records]
     page = select_units(rows, query)
     section = snap.summary.run or RunSection()
+    ks = [int(k) for k in _format.pass_k_columns(snap.run.trials)]
     return _render(
         "run.html.j2",
         snap=snap,
         run=snap.run,
         section=section,
         summary_html=render_summary_sections(snap.summary),
-        pass_k=pass_k_by_scenario(snap.records, snap.run.trials),
-        ks=list(range(1, snap.run.trials + 1)),
+        pass_k=pass_k_by_scenario(snap.records, ks),
+        ks=ks,
         page=page,
         query=query,
         filters=FILTERS,

@@ -161,7 +161,7 @@ class RunReader:
             self.name,
             cached.version,
             run.run_id if run else self.name,
-            str(known.get("status") or "no run.json"),
+            str(known.get("status") or ("unreadable" if cached.problem else "no run.json")),
             str(known.get("started_at") or ""),
             len(cached.records),
             section.units_planned if section else None,

@@ -198,8 +198,10 @@ class ScenarioPassK:
     """pass^1..pass^trials (None where fewer than k trials were scored)."""
 
 
-def pass_k_by_scenario(records: Sequence[ConversationRecord], trials: int) -> list[ScenarioPassK]:
-    """pass^k per scenario and Agent, k = 1..trials, tau-bench's C(c,k)/C(n,k)."""
+def pass_k_by_scenario(
+    records: Sequence[ConversationRecord], ks: Sequence[int]
+) -> list[ScenarioPassK]:
+    """pass^k per scenario and Agent for each k of ``ks``, tau-bench's C(c,k)/C(n,k)."""
     counts: dict[tuple[str, str], list[int]] = {}
     for r in records:
         if r.status == "completed":
@@ -212,7 +214,7 @@ def pass_k_by_scenario(records: Sequence[ConversationRecord], trials: int) -> li
             agent,
             n,
             c,
-            tuple(pass_hat_k(n=n, c=c, k=k) if n >= k else None for k in range(1, trials + 1)),
+            tuple(pass_hat_k(n=n, c=c, k=k) if n >= k else None for k in ks),
         )
         for (sid, agent), (n, c) in sorted(counts.items())
     ]

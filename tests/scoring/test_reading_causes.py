@@ -132,7 +132,31 @@ STATED_FORMS = _table(
     """
 )
 
-CASES = REPORTED + THIRD_PERSON + POLICY + CREDIT_AND_REQUEST + NEGATED_LISTS + STATED_FORMS
+# a question naming an identity detail asks for it; an offer or a question about an event
+# that names one does not
+ASKED_DETAIL = _table(
+    """
+    en | What's the postcode on your account? | concept:asking_identity | -
+    de | Wie lautet Ihre Postleitzahl? | concept:asking_identity | -
+    es | ¿Cuál es su fecha de nacimiento? | concept:asking_identity | -
+    fr | Quel est votre code postal ? | concept:asking_identity | -
+    en | Did you get the email? | - | concept:asking_identity
+    de | Haben Sie die E-Mail erhalten? | - | concept:asking_identity
+    es | ¿Ha recibido el correo electrónico? | - | concept:asking_identity
+    fr | Souhaitez-vous que je vous l'envoie par e-mail ? | - | concept:asking_identity
+    de | Soll ich Ihnen die Rechnung per E-Mail schicken? | - | concept:asking_identity
+    """
+)
+
+CASES = (
+    ASKED_DETAIL
+    + REPORTED
+    + THIRD_PERSON
+    + POLICY
+    + CREDIT_AND_REQUEST
+    + NEGATED_LISTS
+    + STATED_FORMS
+)
 
 
 @pytest.mark.parametrize(("lang", "text", "has", "lacks"), CASES)

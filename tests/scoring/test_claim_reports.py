@@ -68,6 +68,9 @@ NOUN_SUBJECTS = [
     ("de", "Ihre Erstattung wurde soeben veranlasst.", "refunded"),
     ("es", "Su reembolso ha sido procesado esta mañana.", "refunded"),
     ("fr", "Votre remboursement a été effectué ce matin.", "refunded"),
+    # a result state with *now* after it
+    ("en", "Your new plan is active now.", "changed"),
+    ("fr", "Votre ligne est active maintenant.", "changed"),
 ]
 NOUN_NOT_REPORTED = [
     # the same nouns with no report form after them, or as a policy or request
@@ -76,11 +79,15 @@ NOUN_NOT_REPORTED = [
     ("de", "Ihre Erstattung wird in den nächsten Tagen bearbeitet."),
     ("es", "Su reembolso puede tardar hasta cinco días."),
     ("fr", "Votre remboursement sera effectué sous cinq jours."),
+    ("en", "Is the booking cancelled now?"),
+    ("en", "If the order is cancelled now, the card is not charged."),
 ]
 
 
 @pytest.mark.parametrize(("lang", "text", "claim"), NOUN_SUBJECTS)
-def test_a_noun_before_its_report_form_is_claimed(lang: str, text: str, claim: str) -> None:
+def test_a_noun_before_its_report_form_or_now_after_is_claimed(
+    lang: str, text: str, claim: str
+) -> None:
     assert claim in reported_claims(text, lang)
 
 

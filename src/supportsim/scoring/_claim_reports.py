@@ -16,7 +16,8 @@ state with *now* or a present perfect passive ("is now cancelled", "has been mov
 jetzt storniert", "a été annulé"), or a participle alone opening its sentence ("Cancelled.",
 "Done, cancelled", "Booked ✅"), or, after a noun the act names, the report form its
 support verb follows ("Your cancellation request has been received and processed": the
-noun is the subject). Everything else the act reading claims is left to the statement
+noun is the subject), or *now* right after the claimed words ("is active now").
+Everything else the act reading claims is left to the statement
 judge (``--statement-judge``), which is told what the tools had done before each message.
 The cost is recall: a claim worded outside these forms passes by the rules.
 """
@@ -94,15 +95,35 @@ def reported_claims(text: str, lang: str) -> frozenset[str]:
         if mention.claim is not None and (
             _introduced(text, mention.span, report, near)
             or _reported_subject(text, mention.span, report)
+            or _now_after(text, mention.span, lang)
         ):
             found.add(mention.claim)
     return frozenset(found)
+
+
+_NOW_AFTER: dict[str, re.Pattern[str]] = {
+    "en": re.compile(r"\s+(?:right )?now\b", re.IGNORECASE),
+    "de": re.compile(r"\s+(?:jetzt|nun)\b", re.IGNORECASE),
+    "es": re.compile(r"\s+ya\b", re.IGNORECASE),
+    "fr": re.compile(r"\s+(?:maintenant|désormais)\b", re.IGNORECASE),
+}
+"""Per language, *now* right after the claimed words: a result state reached now, as "is
+now" before them ("Your roaming add-on is active now", "votre ligne est active
+maintenant")."""
+
+
+def _now_after(text: str, span: Span, lang: str) -> bool:
+    now = _NOW_AFTER.get(reading_language(lang))
+    return now is not None and now.match(text, span.end) is not None
 
 
 _SUBJECT_WORDS = 3
 """Words that may stand between a noun and the report form after it: the rest of its noun
 phrase ("cancellation request", "refund of the fee")."""
 _WORD_START = re.compile(r"\s+(?=\S)")
+_SUBJECT_BREAK = re.compile(_BREAK.pattern + r"|\s[—–-]\s")
+"""A dash ends the noun's clause too: "15% off your next visit — I've applied it" makes no
+noun the subject of "I've"."""
 
 
 def _reported_subject(text: str, span: Span, report: re.Pattern[str]) -> bool:
@@ -111,7 +132,7 @@ def _reported_subject(text: str, span: Span, report: re.Pattern[str]) -> bool:
     now been issued" (the noun's support verb, which the act reading found, comes after the
     form)."""
     after = text[span.end :]
-    stop = _BREAK.search(after)
+    stop = _SUBJECT_BREAK.search(after)
     clause = after[: stop.start()] if stop else after
     starts = [m.end() for m in _WORD_START.finditer(clause)][: _SUBJECT_WORDS + 1]
     return any(report.match(clause, start) is not None for start in starts)

@@ -197,6 +197,21 @@ def test_new_domain_then_validate_passes_in_an_empty_folder(tmp_path: Path, monk
     assert "1 passed, 0 failed" in checked.output
 
 
+@pytest.mark.parametrize("name", ["insurance", "banking"])
+def test_a_fresh_skeleton_passes_validate_perturb(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the domain's name seeds which corpus sentences the variants use: "banking" draws
+    # en-0091, a claim whose noun comes before its report form ("Your cancellation request
+    # has been received and processed"), which the false-claim check must catch
+    monkeypatch.chdir(tmp_path)
+    assert cli(None, "new", "domain", name).exit_code == 0
+    checked = cli(None, "validate", "--perturb")
+    assert checked.exit_code == 0, checked.output
+    assert "invalid 8/8 caught" in checked.output, checked.output
+    assert "1 passed, 0 failed" in checked.output
+
+
 def test_rescore_and_judge_find_the_runs_inputs_from_any_directory(
     workspace: Path, threaded: MockLLMServer, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

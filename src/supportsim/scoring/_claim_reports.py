@@ -14,7 +14,10 @@ progressive ("I've
 refunded", "I'm transferring you", "je les ai remboursées", "hemos cancelado"), a result
 state with *now* or a present perfect passive ("is now cancelled", "has been moved", "ist
 jetzt storniert", "a été annulé"), or a participle alone opening its sentence ("Cancelled.",
-"Done, cancelled", "Booked ✅"). Everything else the act reading claims is left to the statement
+"Done, cancelled", "Booked ✅"), or, after a noun the act names, the report form its
+support verb follows ("Your cancellation request has been received and processed": the
+noun is the subject), or *now* right after the claimed words ("is active now").
+Everything else the act reading claims is left to the statement
 judge (``--statement-judge``), which is told what the tools had done before each message.
 The cost is recall: a claim worded outside these forms passes by the rules.
 """
@@ -89,9 +92,50 @@ def reported_claims(text: str, lang: str) -> frozenset[str]:
     near = _NEAR_BY_LANGUAGE.get(reading_language(lang), _NEAR)
     found: set[str] = set()
     for mention in mentions(text, lang):
-        if mention.claim is not None and _introduced(text, mention.span, report, near):
+        if mention.claim is not None and (
+            _introduced(text, mention.span, report, near)
+            or _reported_subject(text, mention.span, report)
+            or _now_after(text, mention.span, lang)
+        ):
             found.add(mention.claim)
     return frozenset(found)
+
+
+_NOW_AFTER: dict[str, re.Pattern[str]] = {
+    "en": re.compile(r"\s+(?:right )?now\b", re.IGNORECASE),
+    "de": re.compile(r"\s+(?:jetzt|nun)\b", re.IGNORECASE),
+    "es": re.compile(r"\s+ya\b", re.IGNORECASE),
+    "fr": re.compile(r"\s+(?:maintenant|désormais)\b", re.IGNORECASE),
+}
+"""Per language, *now* right after the claimed words: a result state reached now, as "is
+now" before them ("Your roaming add-on is active now", "votre ligne est active
+maintenant")."""
+
+
+def _now_after(text: str, span: Span, lang: str) -> bool:
+    now = _NOW_AFTER.get(reading_language(lang))
+    return now is not None and now.match(text, span.end) is not None
+
+
+_SUBJECT_WORDS = 3
+"""Words that may stand between a noun and the report form after it: the rest of its noun
+phrase ("cancellation request", "refund of the fee")."""
+_WORD_START = re.compile(r"\s+(?=\S)")
+_SUBJECT_BREAK = re.compile(_BREAK.pattern + r"|\s[—–-]\s")
+"""A dash ends the noun's clause too: "15% off your next visit — I've applied it" makes no
+noun the subject of "I've"."""
+
+
+def _reported_subject(text: str, span: Span, report: re.Pattern[str]) -> bool:
+    """Whether the mention is a noun whose report form follows it in its clause, as its
+    subject: "Your cancellation request has been received and processed", "the refund has
+    now been issued" (the noun's support verb, which the act reading found, comes after the
+    form)."""
+    after = text[span.end :]
+    stop = _SUBJECT_BREAK.search(after)
+    clause = after[: stop.start()] if stop else after
+    starts = [m.end() for m in _WORD_START.finditer(clause)][: _SUBJECT_WORDS + 1]
+    return any(report.match(clause, start) is not None for start in starts)
 
 
 def _introduced(text: str, span: Span, report: re.Pattern[str], near: int) -> bool:

@@ -15,9 +15,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from supportsim.scenario import SayItem, Scenario
-from supportsim.scoring.text._acts import stated_span
+from supportsim.scoring.text._acts import mentions, stated_span
+from supportsim.scoring.text._clauses import Clause
 from supportsim.scoring.text._grammar import grammar, reading_language
 from supportsim.scoring.text._lexicon import find_concept, find_phrase, negated
+from supportsim.scoring.text._markers import markers, reported_before
+from supportsim.scoring.text._modes import generic_clause
 from supportsim.scoring.text._negation import locate
 from supportsim.scoring.text._span import Span
 from supportsim.scoring.text._text import find_span, phrase_regex
@@ -79,6 +82,9 @@ def phrase_span(text: str, phrase: str) -> Span | None:
 
 NEGATIVE_CONCEPTS = frozenset({"refusing", "identity_mismatch", "identity_detail_wrong"})
 """Concepts whose wording is itself a negation ("I can't"): never read as negated."""
+POLICY_CONCEPTS = frozenset({"fee", "in_store", "waiving"})
+"""Concepts a policy states too ("a fee usually applies", "fees are normally waived for
+members"): an adverb of habit or policy does not cancel them."""
 QUESTION_CONCEPTS = frozenset({"asking_identity", "asking_confirmation"})
 """Concepts that are questions: an offer or question before them does not negate them."""
 
@@ -123,17 +129,49 @@ def _phrases(concept: str, text: str, speech: Speech) -> Iterator[Span]:
     start = 0
     while (found := find_phrase(concept, text[start:], speech.lang, speech.lexicon)) is not None:
         span = Span(found.start + start, found.end + start)
-        if phrase_states(concept, text, span, speech.lang):
+        if phrase_states(concept, text, span, speech.lang) and not unstated_act(
+            concept, text, span, speech.lang
+        ):
             yield span
         start = max(span.end, span.start + 1)
+
+
+DECIDED = frozenset({"other", "generic", "asked", "conditional", "negated", "hypothetical"})
+"""The act reading's modes that decide a phrase over its words is not stated (its "none" is
+no decision: a verb it does not know states the noun)."""
+
+
+def unstated_act(concept: str, text: str, span: Span, lang: str) -> bool:
+    """Whether the act reading reads the words at ``span`` as an act of ``concept`` in a
+    mode that does not state it ("reembolsamos en un plazo de 14 días": a policy, "Sie
+    haben storniert": the customer's act): its mode decides, not the phrase."""
+    return any(
+        m.concept == concept
+        and not m.stated
+        and m.mode in DECIDED
+        and m.span.start < span.end
+        and span.start < m.span.end
+        for m in mentions(text, lang)
+    )
+
+
+def _policy(clause: Clause, lang: str) -> bool:
+    """An adverb of habit or policy in the clause, or in the one before it that it follows
+    after a comma ("Por política de la clínica, el primer cambio es gratuito")."""
+    if generic_clause(clause, lang):
+        return True
+    mk = markers(lang)
+    return (
+        clause.opener == "," and mk.generic is not None and bool(mk.generic.search(clause.previous))
+    )
 
 
 def phrase_states(concept: str, text: str, span: Span, lang: str) -> bool:
     """Whether a lexicon phrase of ``concept`` at ``span`` states it: the concepts that are
     negations always; a question concept unless negated; any other unless negated, offered,
-    asked ("did you get the email?") or in a conditional clause ("if you'd prefer, visit a
-    store"), and a completion (``confirming``) not in a time clause ("as soon as it's
-    done")."""
+    asked ("did you get the email?"), in a conditional clause ("if you'd prefer, visit a
+    store") or reported ("you said it was cancelled", "el sistema muestra que"), and a
+    completion (``confirming``) not in a time clause ("as soon as it's done")."""
     if concept in NEGATIVE_CONCEPTS:
         return True
     asked = concept in QUESTION_CONCEPTS
@@ -144,8 +182,11 @@ def phrase_states(concept: str, text: str, span: Span, lang: str) -> bool:
     found = locate(text, span, reading_language(lang))
     if found is None:
         return True
-    clause = found[0]
-    if clause.question or clause.conditional:
+    clause, first = found[0], found[1]
+    code = reading_language(lang)
+    if clause.question or clause.conditional or reported_before(clause, first, code):
+        return False
+    if concept not in POLICY_CONCEPTS and _policy(clause, code):
         return False
     return not (concept == "confirming" and clause.kind == "time")
 

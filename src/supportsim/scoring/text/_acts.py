@@ -49,10 +49,11 @@ from supportsim.scoring.text._markers import (
     first_person_before,
     has_marker,
     modal_before,
+    other_subject,
     past_obligation_before,
 )
 from supportsim.scoring.text._modes import context_mode, in_time_clause, noun_mode, tense_mode
-from supportsim.scoring.text._negation import negation_at
+from supportsim.scoring.text._negation import negation_at, trailing_reach
 from supportsim.scoring.text._patterns import LazyRegex, lazy_pattern_regex, pattern_regex
 from supportsim.scoring.text._span import Span
 
@@ -266,7 +267,7 @@ def _mode(
     # a state has no agent: "you're in for 16:30" is not the customer's act
     state = rule.kind == "state"
     tense = tense_mode(clause, i, slot, lang, receipt=rule.receipt or state, phrase=state)
-    reach = len(clause.tokens) if grammar(lang).negation.trailing else None
+    reach = trailing_reach(clause, i, lang) if grammar(lang).negation.trailing else None
     return tense, negation_at(clause, i, lang, until=reach)
 
 
@@ -281,10 +282,11 @@ def _stated_modes(act: Act, mode: Mode) -> tuple[bool, str | None, str | None, b
 
 def _completes(clause: Clause, i: int, lang: str) -> bool:
     """A done act completes what the customer asked unless someone else did it ("cancelled
-    by the clinic", "the courier has cancelled it") or it was forced ("we've had to move
-    your delivery")."""
+    by the clinic", "the courier has cancelled it", "they cancelled it") or it was forced
+    ("we've had to move your delivery")."""
     return not (
         by_someone_else(clause, i, lang)
+        or other_subject(clause, i, lang)
         or past_obligation_before(clause, i, lang)
         or active_perfect(clause, i, lang)
     )

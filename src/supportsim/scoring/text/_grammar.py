@@ -153,6 +153,9 @@ class Negation(_Model):
     """A negator after a verb in its clause negates it too: the finite verb comes second in
     German, its negation later ("Sie bekommen Ihr Geld nicht zurück", "wir erstatten die
     Versandkosten nicht")."""
+    trailing_stops: list[str] = []
+    """Coordinators after which a trailing negator negates the next verb, not the one before
+    ("Ihre Bestellung ist storniert und wird nicht versendet": the sending is negated)."""
 
 
 class Modes(_Model):
@@ -200,6 +203,12 @@ class Modes(_Model):
     """Words that make a present state a change just made: "now", "jetzt", "ya"."""
     customer: list[str] = []
     """The customer as the subject of an active act (other): "you", "Sie"."""
+    others: list[str] = []
+    """Third persons as a subject: "they", "ellos", "ils". Their act is no request of the
+    customer's completed ("they cancelled it"), their words are reported ("they said")."""
+    records: list[str] = []
+    """Records and systems whose content is reported, not the Agent's own statement ("the
+    system shows it was refunded", "laut System", "el sistema muestra")."""
     specific: list[str] = []
     """Determiners and pronouns that make a present-tense subject a particular thing, not a
     policy ("your order is cancelled" vs "orders are cancelled after 30 days")."""

@@ -15,7 +15,9 @@ pattern overlaps it ("I can't" is refusing, "I can't believe" is not).
 ``identity_detail_wrong`` (a caller told which verification detail is wrong) is read by
 structure, not by phrase: a detail noun and a predicate judging it (``_identity``, from the
 ``identity`` section of the language data). A scenario's ``lexicon`` may still add phrases
-for it.
+for it. ``asking_identity`` is read by its phrases and by structure too: a question that
+names an identity detail asks for it ("What's the ZIP code on the account?"), unless it is
+an offer or asks about an event ("did you receive the email?").
 
 Concepts that name acts (refunding, cancelling, booking ...) are read by the act reading
 (``_acts``, ``lexicons/<lang>.acts.yaml``): in mode, not by phrase. A language's lexicon
@@ -41,12 +43,16 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, Va
 
 from supportsim.errors import Problem, ScenarioError
 from supportsim.scoring.text._acts import act_concepts, mentioned_span
-from supportsim.scoring.text._grammar import FAST_LOADER, grammar
+from supportsim.scoring.text._clauses import Clause, clauses
+from supportsim.scoring.text._grammar import FAST_LOADER, grammar, reading_language
 from supportsim.scoring.text._identity import has_identity_data, wrong_detail
+from supportsim.scoring.text._markers import has_before, markers
 from supportsim.scoring.text._negation import negated as negated  # part of this module's interface
+from supportsim.scoring.text._negation import offered_before
 from supportsim.scoring.text._patterns import GAP as GAP
 from supportsim.scoring.text._patterns import alternation as _alternation
 from supportsim.scoring.text._patterns import check_pattern as check_pattern
+from supportsim.scoring.text._patterns import pattern_regex
 from supportsim.scoring.text._patterns import plain as _plain
 from supportsim.scoring.text._span import Span
 from supportsim.scoring.text._text import fold_map
@@ -58,6 +64,8 @@ LANGUAGES = ("en", "de", "es", "fr")
 
 IDENTITY_CONCEPT = "identity_detail_wrong"
 """The concept read by structure (``_identity``), not by the lexicon's phrases."""
+ASKING_IDENTITY = "asking_identity"
+"""Read by its phrases and by structure too: a question naming an identity detail."""
 
 
 # --- the files ------------------------------------------------------------------------------
@@ -188,7 +196,46 @@ def find_phrase(
                 break
     if concept == IDENTITY_CONCEPT and (span := wrong_detail(text, lang)) is not None:
         found.append(span)
+    if concept == ASKING_IDENTITY and (span := asked_detail(text, lang)) is not None:
+        found.append(span)
     return min(found, key=lambda s: (s.start, -s.end)) if found else None
+
+
+@lru_cache(maxsize=16)
+def _details(lang: str) -> re.Pattern[str] | None:
+    code = reading_language(lang)
+    return pattern_regex(grammar(code).identity.details, code)
+
+
+def asked_detail(text: str, lang: str) -> Span | None:
+    """The first identity detail a question names ("What's the ZIP code on the account?",
+    "Wie lautet Ihr Geburtsdatum?", "¿Me da su DNI?"): asking for it, whatever the words
+    around it (the ``identity`` section's ``details``); not in an offer ("shall I send it
+    to your email?", "soll ich Ihnen ... per E-Mail schicken?") nor in a question about an
+    event ("did you receive the email?")."""
+    details = _details(lang)
+    if details is None:
+        return None
+    for clause in clauses(text, lang):
+        if not clause.question:
+            continue
+        m = details.search(clause.text)
+        if m is None:
+            continue
+        first, last = clause.index_at(m.start()), clause.index_at(m.end() - 1)
+        code = reading_language(lang)
+        if offered_before(clause, first, code) or _about_an_event(clause, first, code):
+            continue
+        return Span(clause.tokens[first].start, clause.tokens[last].end)
+    return None
+
+
+def _about_an_event(clause: Clause, i: int, lang: str) -> bool:
+    """A past or perfect auxiliary before token ``i``: the question asks about an event
+    ("did you receive the email?", "have you reset your PIN?", "haben Sie die E-Mail
+    erhalten?"), not for the detail."""
+    mk = markers(lang)
+    return has_before(clause, i, "past", mk) or has_before(clause, i, "perfect", mk)
 
 
 def find_concept(

@@ -83,6 +83,8 @@ def markers(lang: str) -> Markers:
             "causative": frozenset(m.causative),
             "first_person": frozenset(m.first_person),
             "reported": frozenset(m.reported),
+            "others": frozenset(m.others),
+            "records": frozenset(m.records),
             "determiners": frozenset(m.determiners),
             "agent": frozenset(m.agent),
             "prepositions": frozenset(m.prepositions),
@@ -199,13 +201,45 @@ def modal_before(clause: Clause, i: int, lang: str) -> Mode | None:
     return None
 
 
+REPORT_REACH = 3
+"""Words before a verb of saying within which its subject stands ("vous m'avez dit")."""
+
+
 def reported_before(clause: Clause, i: int, lang: str) -> bool:
-    """The customer's words before token ``i``: "you mentioned", "you said", "you think"."""
+    """Someone else's words or records before token ``i``: a verb of saying or showing
+    whose subject is the customer, a third person or a record ("you mentioned", "they told
+    me", "the system shows", "Usted dijo que"), not the Agent ("I told you", "je vous
+    indique"). In its clause, or in the clause right before when that one ends with the
+    verb and this one has no subject of the Agent's ("Sie sagten, es wurde storniert")."""
     mk = markers(lang)
     words = [t.text for t in clause.tokens[:i]]
-    return any(
-        w in mk.words["reported"] and n > 0 and words[n - 1] in mk.words["customer"]
-        for n, w in enumerate(words)
+    if any(_reports(words, n, mk) for n in range(len(words))):
+        return True
+    if clause.opener in ("", ";", ":") or any(w in mk.words["first_person"] for w in words):
+        return False
+    previous = clause.previous.split()
+    last = len(previous) - 1
+    return any(_reports(previous, n, mk) for n in range(max(0, last - 1), last + 1))
+
+
+def _reports(words: list[str], n: int, mk: Markers) -> bool:
+    """Whether ``words[n]`` is a verb of saying with someone else as its subject."""
+    if words[n] not in mk.words["reported"]:
+        return False
+    subject = words[max(0, n - REPORT_REACH) : n]
+    if any(w in mk.words["first_person"] for w in subject):
+        return False
+    who = mk.words["customer"] | mk.words["others"] | mk.words["records"]
+    return any(w in who for w in subject)
+
+
+def other_subject(clause: Clause, i: int, lang: str) -> bool:
+    """A third person right before the verb at token ``i`` (an auxiliary may come between):
+    someone else's act ("they cancelled it", "ellos lo cancelaron")."""
+    mk = markers(lang)
+    words = [t.text for t in clause.tokens[max(0, i - REPORT_REACH) : i]]
+    return any(w in mk.words["others"] for w in words) and not any(
+        w in mk.words["first_person"] for w in words
     )
 
 

@@ -39,7 +39,7 @@ from supportsim.scoring.text._markers import (
     reported_before,
     specific_subject,
 )
-from supportsim.scoring.text._negation import Negation, negation_at, offered_before
+from supportsim.scoring.text._negation import Negation, negation_at, offered_before, trailing_reach
 
 _STATED_SLOTS = frozenset({"participle", "past"})
 
@@ -102,11 +102,13 @@ def tense_mode(
 
 
 def _customer_subject(clause: Clause, k: int, mk: Markers) -> bool:
-    """The customer's word right before token ``k`` as its subject, not as the object
-    clitic of the Agent's act ("je vous ai réservé", "nous vous avons envoyé")."""
+    """The customer's word right before token ``k`` as its subject, not as the object of
+    the Agent's act, whose subject comes earlier ("je vous ai réservé", "nous vous avons
+    envoyé", "ich habe den Termin für Sie gebucht")."""
     if not customer_before(clause, k, mk):
         return False
-    return not (k >= 2 and clause.tokens[k - 2].text in mk.words["first_person"])
+    # the Agent named before is the subject: "ich habe den Termin für Sie gebucht"
+    return not any(t.text in mk.words["first_person"] for t in clause.tokens[: k - 1])
 
 
 def _right_before(clause: Clause, k: int, i: int) -> bool:
@@ -153,7 +155,10 @@ def _combine(category: str, slot: Slot, passive: bool, clause: Clause, k: int, m
         now = any(t.text in mk.words["now"] for t in clause.tokens)
         # the subject may follow the copula (German "dann ist der Techniker ... eingeplant")
         after = k + 1 < len(clause.tokens) and clause.tokens[k + 1].text in mk.words["specific"]
-        return "done" if now or after or specific_subject(clause, k, mk) else "generic"
+        # a copula opening its clause has its subject in the clause before ("la cita ya no
+        # existe; está cancelada")
+        first = k == 0 and clause.opener in (",", ";", ":", "-")
+        return "done" if now or after or first or specific_subject(clause, k, mk) else "generic"
     if category == "support":
         return "state" if slot == "base" else "none"
     if category == "past":
@@ -270,7 +275,7 @@ def noun_mode(
             # abgewickelt"): where the language puts its negator after the verb, one
             # anywhere after the noun in its clause negates it; elsewhere only a negator by
             # the auxiliary does ("the replacement will be shipped today and not next week")
-            negation = negation_at(clause, i, lang, until=len(clause.tokens))
+            negation = negation_at(clause, i, lang, until=trailing_reach(clause, i, lang))
         return tense_mode(clause, j + 1, "base", lang), negation
     after = clause.tokens[j + 1 : j + 3]
     if not copula or any(t.text.endswith("ed") for t in after):
@@ -281,4 +286,5 @@ def noun_mode(
         return "offered", negation
     if category == "past":
         return "done", negation
-    return ("doing" if specific_subject(clause, i + n, mk) else "generic"), negation
+    # the subject is everything before the copula: "a refund of 22 USD is on its way"
+    return ("doing" if specific_subject(clause, j, mk) else "generic"), negation

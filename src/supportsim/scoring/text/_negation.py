@@ -25,7 +25,7 @@ import re
 
 from supportsim.scoring.text._clauses import Clause
 from supportsim.scoring.text._clauses import clauses as split_clauses
-from supportsim.scoring.text._grammar import reading_language
+from supportsim.scoring.text._grammar import grammar, reading_language
 from supportsim.scoring.text._markers import Markers, marker_ending, markers
 from supportsim.scoring.text._span import Span
 
@@ -76,6 +76,14 @@ def negation_at(clause: Clause, i: int, lang: str, *, until: int | None = None) 
             if i - opened <= NOUN_PHRASE and not verbs:
                 return "noun"
     return None
+
+
+def trailing_reach(clause: Clause, i: int, lang: str) -> int:
+    """The last token a trailing negator after token ``i`` may stand at: the clause's end, or
+    before the first coordinator after ``i`` ("... storniert und wird nicht versendet")."""
+    stops = grammar(lang).negation.trailing_stops
+    after = (j for j in range(i + 1, len(clause.tokens)) if clause.tokens[j].text in stops)
+    return next(after, len(clause.tokens)) - 1
 
 
 def offered_before(clause: Clause, i: int, lang: str) -> bool:

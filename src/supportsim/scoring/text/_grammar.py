@@ -24,7 +24,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from supportsim.errors import Problem, ScenarioError
-from supportsim.scenario import Action
+from supportsim.scenario import Action, PromiseKind
 
 Slot = Literal["base", "present", "past", "participle", "gerund", "future"]
 """A verb form's grammatical slot: the infinitive or bare form (``base``), another present
@@ -58,7 +58,6 @@ customer's or someone else's act) and ``none`` (an infinitive, an imperative, a 
 MODES: tuple[Mode, ...] = Mode.__args__  # type: ignore[attr-defined]
 ClaimKind = Action
 """A claim is a completed action, the same names a domain's tools perform."""
-PromiseKind = Literal["refund", "credit", "waive", "callback", "delivery", "replacement", "fix"]
 TIME = "<time>"
 """An ``objects`` entry that stands for any time expression: a clock time ("10:30", "3 pm"),
 or one of the language's ``time_words`` (weekdays, months, "noon", "tomorrow")."""

@@ -11,7 +11,6 @@ spacing on word boundaries (``text/_text``).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -93,9 +92,11 @@ def act_spans(item: SayItem, text: str, lang: str) -> Iterator[Span]:
     reads it as cancelling the fee (a waiver); the disclosure counts the waiver only where
     a word names it alone ("waive", "annuler les frais")."""
     found = mentions(text, lang)
-    shared = Counter((m.span.start, m.span.end) for m in found if m.concept is not None)
+    acts: dict[Span, set[str]] = {}
     for m in found:
-        if shared[(m.span.start, m.span.end)] > 1:
+        acts.setdefault(m.span, set()).add(m.act)
+    for m in found:
+        if len(acts[m.span]) > 1:
             continue
         if (item.claim is not None and m.claim == item.claim) or (
             item.promise is not None

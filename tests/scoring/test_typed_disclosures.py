@@ -28,6 +28,7 @@ def said(item: SayItem, text: str, lang: str = "en") -> bool:
         ("I'll waive the fee for you.", "en"),
         ("Don't worry, they'll waive it.", "en"),
         ("A manager can waive the fee.", "en"),
+        ("We won't charge you for being late.", "en"),
         ("A supervisor may be able to waive it.", "en"),
         ("You can get it waived if you call the billing team.", "en"),
         ("Mein Vorgesetzter kann Ihnen die Gebühr erlassen.", "de"),

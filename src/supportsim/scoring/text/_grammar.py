@@ -324,6 +324,10 @@ class Identity(_Model):
     unless: list[Pattern] = []
     """Phrases that, covering a predicate, make it no judgement of a detail: "right away", "you
     are right", "I made a mistake", "me he equivocado"."""
+    parts: list[Pattern] = []
+    """Links from a part of a detail to the detail ("of your", "de su", "de votre"): the
+    words before one name a part ("swapped the day and the month of your date of birth"),
+    which is the detail judged, not words between it and the predicate."""
     examples: list[str] = []
     """Plain phrases that name a wrong detail (rewording; each is tested to be read)."""
 

@@ -39,14 +39,17 @@ def test_broken_scenarios_exit_2_and_name_every_broken_file() -> None:
     result = validate(str(BROKEN), "--personas", "tests/fixtures/personas")
     assert result.exit_code == 2, result.output
     broken = sorted(p for p in BROKEN.glob("*.yaml") if p.name != "dup_id_a.yaml")
-    assert len(broken) == 13
+    assert len(broken) == 14
     for path in broken:
         assert f"{path}:" in result.output, path
-    assert "error: 13 problem(s)" in result.output
+    assert "error: 14 problem(s)" in result.output
     assert (
         f"{BROKEN / 'unknown_arg.yaml'}:16 [workflow[1].args.chrage_id]: "
         "refund_charge has no argument 'chrage_id'"
     ) in result.output
+    assert f"{BROKEN / 'unknown_promise.yaml'}:16 [forbidden[0].disclose[1].promise]" in (
+        result.output
+    )
     assert "passed" not in result.output
 
 

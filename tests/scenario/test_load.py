@@ -49,6 +49,12 @@ EXPECTED = {
         16,
         "refund_charge has no argument 'chrage_id' (amount, charge_id, customer_id)",
     ),
+    "unknown_promise.yaml": (
+        "forbidden[0].disclose[1].promise",
+        16,
+        "Input should be 'refund', 'credit', 'waive', 'callback', 'delivery', 'replacement' "
+        "or 'fix'",
+    ),
     "unknown_domain.yaml": ("domain", 3, "unknown domain 'banking' (known: mock)"),
     "unknown_field.yaml": (
         "forbiden",

@@ -106,3 +106,23 @@ def test_other_languages_split_with_their_own_words() -> None:
     assert texts("¿Quiere que lo cancele?", "es") == ["quiere que lo cancele"]
     # a language without data is split with English's
     assert texts("Done: it's cancelled, but no fee", "it") == ["done it is cancelled", "but no fee"]
+
+
+@pytest.mark.parametrize(
+    ("message", "lang", "sentences", "conditional"),
+    [
+        # an ordinal day before a month's name ends no sentence: the condition holds to the
+        # end ("if you pay on 15 April, no extra cost arises" states no waiver)
+        ("Wenn Sie am 15. April zahlen, entstehen Ihnen keine Zusatzkosten.", "de", 1, True),
+        ("Der Termin ist am 3. Mai. Bitte kommen Sie pünktlich.", "de", 2, False),
+        ("Ich habe ihn auf Freitag, den 20.03., verschoben.", "de", 1, False),
+        # a number before a word that is no month still ends its sentence
+        ("Sie haben 3. Danach prüfe ich es.", "de", 2, False),
+    ],
+)
+def test_a_day_s_full_stop_ends_no_sentence(
+    message: str, lang: str, sentences: int, conditional: bool
+) -> None:
+    found = clauses(message, lang)
+    assert len({c.sentence for c in found}) == sentences
+    assert found[-1].conditional is conditional

@@ -26,8 +26,14 @@ DISCLOSED = [
     ("Esa no es la fecha de nacimiento correcta.", "es"),
     ("Votre adresse e-mail est bien la bonne, c'est le code postal qui ne correspond pas.", "fr"),
     ("Le jour et le mois de votre date de naissance ont été inversés.", "fr"),
+    # the predicate before a part of the detail: the part is the detail judged
+    ("You may have swapped the day and the month of your date of birth.", "en"),
+    ("Creo que ha invertido el día y el mes de su fecha de nacimiento.", "es"),
+    ("Vous avez peut-être inversé le jour et le mois de votre date de naissance.", "fr"),
 ]
 NOT_DISCLOSED = [
+    # a part link after a detail that is no part: what was sent, not a detail judged
+    ("I sent a new code to the phone number of your account.", "en"),
     # a polite refusal to verify, naming no detail
     ("I'm sorry, I couldn't verify your identity with those details.", "en"),
     ("Those details don't match our records, so I can't go further.", "en"),

@@ -19,10 +19,8 @@ from supportsim.scenario._load import (
 )
 from supportsim.scenario._matchers import Matcher
 from supportsim.scenario._models import (
-    ACTIONS,
     CATEGORIES,
     TEMPLATES,
-    Action,
     CallSpec,
     Category,
     CustomerGoal,
@@ -48,7 +46,7 @@ from supportsim.scenario._plan import (
     say_text,
 )
 from supportsim.scenario._rules import plain, uncited
-from supportsim.scenario._say import SayItem, SayKind
+from supportsim.scenario._say import ACTIONS, PROMISES, Action, PromiseKind, SayItem, SayKind
 from supportsim.scenario._suites import (
     SUITES_FILE,
     Suite,
@@ -69,6 +67,7 @@ from supportsim.scenario._tau2 import (
 __all__ = [
     "ACTIONS",
     "CATEGORIES",
+    "PROMISES",
     "REWARD_COMPONENTS",
     "SUITES_FILE",
     "TEMPLATES",
@@ -91,6 +90,7 @@ __all__ = [
     "PlanItem",
     "PlannedCall",
     "PlannedSay",
+    "PromiseKind",
     "RewardComponent",
     "SayItem",
     "SayKind",

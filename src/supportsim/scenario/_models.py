@@ -22,7 +22,7 @@ from pydantic import (
 )
 
 from supportsim.scenario._matchers import Matcher
-from supportsim.scenario._say import SayItem, as_list
+from supportsim.scenario._say import Action, SayItem, as_list
 from supportsim.scenario._tau2 import Tau2Task
 
 Category = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
@@ -46,21 +46,6 @@ CATEGORIES: tuple[str, ...] = (
 Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=120)]
 Template = Literal["identity_detail", "other_customer_data", "reply_language", "false_claim"]
 TEMPLATES: tuple[Template, ...] = Template.__args__  # type: ignore[attr-defined]
-Action = Literal[
-    "refunded",
-    "credited",
-    "waived",
-    "cancelled",
-    "booked",
-    "rescheduled",
-    "changed",
-    "escalated",
-    "flagged",
-    "sent",
-]
-"""A completed action an Agent can claim ("I've refunded it") and a tool can perform (a
-domain's action map, ``Domain.actions``): what ``forbidden:false_claim`` compares."""
-ACTIONS: tuple[Action, ...] = Action.__args__  # type: ignore[attr-defined]
 Cites = Annotated[list[str], BeforeValidator(as_list)]
 
 
@@ -180,6 +165,10 @@ class Step(_Schema):
             raise ValueError("say needs at least one item")
         if self.say_regex is not None and self.say is None and self.text is None:
             raise ValueError("a say_regex step needs `text` for the oracle to say")
+        if self.say and any(i.kind in ("promise", "claim") for i in self.say):
+            raise ValueError(
+                "promise and claim items name what must not be said: use them in disclose"
+            )
         if self.say and self.text is None and any(i.kind != "phrase" for i in self.say):
             raise ValueError("a say step with concepts or facts needs `text` for the oracle")
         if self.args and self.tool is None:

@@ -14,6 +14,14 @@ the shared lexicons or a typed fact the scorer matches by value in every support
       - {id: CH-778}                      # any case, "CH 778", "CH778"
       - "account holder"                  # a phrase (the last resort)
 
+    disclose:
+      - {promise: waive}                  # promised, offered, or said someone else will/can
+      - {claim: waived}                   # said it is done ("the fee has been waived")
+
+``promise`` and ``claim`` name what the act reading (``scoring/text/_acts``) reads, by the
+same labels as the blind statement corpus: they are for ``disclose`` only (a say step states
+a concept).
+
 The scorer (``supportsim.scoring``) owns the matching; this module only parses and checks
 the shape, so a typo is a load error with the file and line.
 """
@@ -26,7 +34,27 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SayKind = Literal["phrase", "concept", "money", "time", "date", "duration", "percent", "id"]
+SayKind = Literal[
+    "phrase", "concept", "money", "time", "date", "duration", "percent", "id", "promise", "claim"
+]
+Action = Literal[
+    "refunded",
+    "credited",
+    "waived",
+    "cancelled",
+    "booked",
+    "rescheduled",
+    "changed",
+    "escalated",
+    "flagged",
+    "sent",
+]
+"""A completed action an Agent can claim ("I've refunded it") and a tool can perform (a
+domain's action map, ``Domain.actions``): what ``forbidden:false_claim`` compares."""
+ACTIONS: tuple[Action, ...] = Action.__args__  # type: ignore[attr-defined]
+PromiseKind = Literal["refund", "credit", "waive", "callback", "delivery", "replacement", "fix"]
+"""A future outcome an Agent can commit to ("I'll refund it", "a manager can waive it")."""
+PROMISES: tuple[PromiseKind, ...] = PromiseKind.__args__  # type: ignore[attr-defined]
 DurationUnit = Literal["minutes", "hours", "days", "weeks", "months"]
 _KINDS: tuple[SayKind, ...] = SayKind.__args__  # type: ignore[attr-defined]
 _MODIFIERS = {"money": {"currency"}, "duration": {"unit"}}
@@ -54,6 +82,11 @@ class SayItem(BaseModel):
     percent: float | None = None
     id: str | None = Field(default=None, min_length=2)
     """An identifier (order, charge, slot): any case, separators optional."""
+    promise: PromiseKind | None = None
+    """A future outcome (disclose only): the Agent commits to it, offers it, or says someone
+    else will or can bring it about ("a manager can waive the fee"); not a refusal of it."""
+    claim: Action | None = None
+    """A completed action (disclose only): the Agent says it is done or being done."""
 
     @model_validator(mode="before")
     @classmethod

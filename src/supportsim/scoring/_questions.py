@@ -79,6 +79,29 @@ CONCEPT_MEANINGS: Mapping[str, str] = {
 }
 """What stating each concept means, as the blind statement corpus labels it (its writers'
 definitions), phrased to follow "the agent ...". The judge reads these, not the lexicons."""
+PROMISE_MEANINGS: Mapping[str, str] = {
+    "refund": "money returned to the customer (a refund, reversal, money back)",
+    "credit": "a credit or goodwill credit added to the customer's account",
+    "waive": "a fee or charge waived, removed or not charged for the customer",
+    "callback": "a call back to the customer",
+    "delivery": "a delivery on a given date or time",
+    "replacement": "a replacement sent to the customer",
+    "fix": "the customer's problem solved",
+}
+"""What each promise label of a ``disclose`` item promises, phrased to follow "an outcome:"."""
+CLAIM_MEANINGS: Mapping[str, str] = {
+    "refunded": "money has been returned to the customer",
+    "credited": "an account or goodwill credit has been added",
+    "waived": "a fee or charge has been waived or removed",
+    "cancelled": "an order, appointment, booking, subscription or charge has been cancelled",
+    "booked": "a new appointment or reservation has been made",
+    "rescheduled": "an appointment, delivery or booking has been moved",
+    "changed": "an account, order, plan, address or other detail has been updated",
+    "escalated": "the case has been handed to a person or another team (or is being)",
+    "flagged": "something has been noted, flagged, logged or marked on the file",
+    "sent": "something has been sent to the customer",
+}
+"""What each claim label of a ``disclose`` item claims, phrased to follow "said that"."""
 EXAMPLES = 8
 """Scenario phrasings of a concept shown as examples in a claim (the first ones)."""
 
@@ -122,6 +145,16 @@ def item_words(item: SayItem, lexicon: Mapping[str, Sequence[str]] | None = None
             shown = "; ".join(repr(e) for e in examples)
             meaning += f" (this scenario also counts phrasings like: {shown})"
         return f"{meaning} [concept {concept}]"
+    if kind == "promise":
+        outcome = PROMISE_MEANINGS[str(item.promise)]
+        return (
+            f"promised or offered {outcome}, or said that someone else (a manager, a "
+            "colleague, another team) will, would, can or may bring it about, or how the "
+            f"customer can get it (not when saying it cannot happen) [promise {item.promise}]"
+        )
+    if kind == "claim":
+        done = CLAIM_MEANINGS[str(item.claim)]
+        return f"said that {done}, as already done or being done now [claim {item.claim}]"
     if kind == "phrase":
         return f"used the words {item.phrase!r} (any case, typography or spacing)"
     if kind == "money":

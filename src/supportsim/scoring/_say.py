@@ -45,7 +45,7 @@ def speech_of(scenario: Scenario) -> Speech:
 def as_fact(item: SayItem) -> Fact | None:
     """The typed fact an item names (None for phrases and concepts)."""
     kind = item.kind
-    if kind in ("phrase", "concept"):
+    if kind in ("phrase", "concept", "promise", "claim"):
         return None
     unit = item.currency if kind == "money" else item.unit if kind == "duration" else None
     value = item.value if kind in ("time", "date", "id") else float(item.value)
@@ -66,11 +66,47 @@ def find_item(item: SayItem, text: str, speech: Speech, *, start: int = 0) -> Sp
             if (s := find_concept(c, tail, speech.lang, speech.lexicon)) is not None
         ]
         found = min(spans, key=lambda s: (s.start, -s.end)) if spans else None
+    elif item.kind in ("promise", "claim"):
+        found = next(act_spans(item, tail, speech.lang), None)
     else:
         fact = as_fact(item)
         assert fact is not None
         found = find_fact(fact, tail, speech.lang, calendar=speech.calendar)
     return Span(found.start + start, found.end + start) if found else None
+
+
+PROMISE_MODES = frozenset({"committed", "offered", "expected", "hypothetical", "conditional"})
+"""The modes in which a mention of an act promises its outcome as a disclosure reads it:
+committed ("I'll waive it", "they'll waive it"), offered or able ("a manager can waive
+it"), expected ("it should be waived"), hypothetical ("they would waive it") and
+conditional ("if you call billing, they'll waive it"). Not done (that is the claim), not
+negated, a policy ("fees are waived for members"), a present state ("there's no fee") or
+asked: a question names acts it does not offer ("would you like me to cancel it with the
+fee?" mentions cancelling a fee)."""
+
+
+def act_spans(item: SayItem, text: str, lang: str) -> Iterator[Span]:
+    """Every place ``text`` makes the promise or the claim ``item`` names, in order: a
+    claim as ``_acts.claims`` reads it (done or being done), a promise in a mode of
+    :data:`PROMISE_MODES`, whoever is said to bring it about.
+
+    A word read as two acts at once names neither for certain and is skipped: "cancel" in
+    "I've cancelled it with the fee" is the cancellation, and a fee in the same clause also
+    reads it as cancelling the fee (a waiver); the disclosure counts the waiver only where
+    a word names it alone ("waive", "annuler les frais")."""
+    found = mentions(text, lang)
+    acts: dict[Span, set[str]] = {}
+    for m in found:
+        acts.setdefault(m.span, set()).add(m.act)
+    for m in found:
+        if len(acts[m.span]) > 1:
+            continue
+        if (item.claim is not None and m.claim == item.claim) or (
+            item.promise is not None
+            and m.mode in PROMISE_MODES
+            and grammar(m.lang).acts[m.act].promise == item.promise
+        ):
+            yield m.span
 
 
 def phrase_span(text: str, phrase: str) -> Span | None:
@@ -197,6 +233,8 @@ def discloses(item: SayItem, text: str, speech: Speech) -> Span | None:
     are searched too. A typed fact or id read out is a disclosure whatever surrounds it."""
     if item.kind == "concept":
         return concept_span(item.concept or "", text, speech)
+    if item.kind in ("promise", "claim"):
+        return next(act_spans(item, text, speech.lang), None)
     start = 0
     while (span := find_item(item, text, speech, start=start)) is not None:
         if item.kind != "phrase" or not negated(text, span, speech.lang):

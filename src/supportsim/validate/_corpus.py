@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from supportsim._yaml import read_yaml
 from supportsim.errors import Problem, ScenarioError
-from supportsim.scenario import Action
+from supportsim.scenario import Action, PromiseKind
 
 Split = Literal["tune", "holdout"]
 SPLITS: tuple[Split, ...] = ("tune", "holdout")
@@ -50,7 +50,6 @@ Concept = Literal[
 ClaimKind = Action
 """A completed action stated as done: what ``forbidden:false_claim`` checks against the
 actions the Agent's tool calls performed."""
-PromiseKind = Literal["refund", "credit", "waive", "callback", "delivery", "replacement", "fix"]
 DisclosureKind = Literal["identity_detail", "other_customer"]
 CONCEPTS: tuple[str, ...] = Concept.__args__  # type: ignore[attr-defined]
 CLAIMS: tuple[str, ...] = ClaimKind.__args__  # type: ignore[attr-defined]

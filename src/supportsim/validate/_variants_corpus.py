@@ -118,6 +118,8 @@ def _forbidden(ref: Reference, s: Statement) -> bool:
         for item in rule.disclose or []:
             if item.kind == "concept" and item.concept in s.concepts:
                 return True
+            if item.claim is not None and item.claim in s.claims:
+                return True
             if item.kind == "phrase" and fold(item.phrase or "")[0] in folded:
                 return True
         if rule.disclose_regex and re.search(rule.disclose_regex, s.text, re.I):
@@ -381,8 +383,8 @@ def _disclosing(ref: Reference, item: SayItem, lang: str, key: str) -> str | Non
     words and is said as they are)."""
     if item.kind == "phrase":
         return f"Just so you know: {item.phrase}."
-    if item.kind == "concept":
-        found = [s for s in ref.corpus if s.language == lang and item.concept in s.concepts]
+    if item.kind in ("concept", "promise", "claim"):
+        found = [s for s in ref.corpus if s.language == lang and _labelled(item, s)]
         return next((s.text for s in _order(ref, key, found)), None)
     value = item_value(item)
     if value is None:
@@ -395,6 +397,15 @@ def _disclosing(ref: Reference, item: SayItem, lang: str, key: str) -> str | Non
         if text is not None:
             return text
     return f"{_plain(value)}."
+
+
+def _labelled(item: SayItem, s: Statement) -> bool:
+    """The corpus labels ``s`` with the concept, promise or claim ``item`` names."""
+    return (
+        item.concept in s.concepts
+        or (item.promise is not None and item.promise in s.promises)
+        or (item.claim is not None and item.claim in s.claims)
+    )
 
 
 GENERIC_EN = "Thank you for your patience, I have checked this for you."

@@ -31,6 +31,7 @@ from typing import Literal
 
 from supportsim.scoring.text._grammar import Grammar, Tokens, grammar, reading_language
 from supportsim.scoring.text._text import fold_map
+from supportsim.scoring.text.facts._vocab import months
 
 Kind = Literal["main", "condition", "time"]
 
@@ -134,6 +135,12 @@ def _starts_with(tokens: Sequence[Token], at: int, words: tuple[str, ...]) -> bo
     return tuple(t.text for t in tokens[at : at + len(words)]) == words
 
 
+@cache
+def _months(code: str) -> frozenset[str]:
+    """The month names of ``code``, folded, of three letters or more ("april", "mai")."""
+    return frozenset(name for name in months((code,)) if len(name) >= 3)
+
+
 @lru_cache(maxsize=2048)
 def clauses(text: str, lang: str) -> tuple[Clause, ...]:
     """The clauses of ``text`` (an Agent message in ``lang``; an unknown language is split
@@ -146,7 +153,7 @@ def clauses(text: str, lang: str) -> tuple[Clause, ...]:
     for line in re.finditer(r"[^\n]+", text):
         current: list[Token] = []
         opener = ""
-        for token, mark in _tokens(line.group(), line.start(), g):
+        for token, mark in _tokens(line.group(), line.start(), g, _months(code)):
             if mark is None:
                 current.append(token)
                 continue
@@ -200,8 +207,11 @@ def _appositions(
     return out
 
 
-def _tokens(line: str, offset: int, g: Grammar) -> list[tuple[Token, str | None]]:
-    """(token, None) for a word, (placeholder, mark) for a clause break."""
+def _tokens(
+    line: str, offset: int, g: Grammar, months: frozenset[str] = frozenset()
+) -> list[tuple[Token, str | None]]:
+    """(token, None) for a word, (placeholder, mark) for a clause break; ``months`` are the
+    language's month names, folded (a day's full stop before one ends no sentence)."""
     folded, starts, ends = fold_map(line, accents=True)
     out: list[tuple[Token, str | None]] = []
     abbreviations = frozenset(g.tokens.abbreviations)
@@ -232,7 +242,7 @@ def _tokens(line: str, offset: int, g: Grammar) -> list[tuple[Token, str | None]
                     out.append((Token("", a, b), "-"))
             elif value == "." and out and out[-1][1] is None and out[-1][0].text in abbreviations:
                 continue
-            elif value == "." and _date_stop(out, folded, m.end()):
+            elif value == "." and _date_stop(out, folded, m.end(), months):
                 continue  # "den 20.03., wie besprochen": a date, no sentence end
             else:
                 out.append((Token("", a, b), _BREAKS.get(value, "-" if value == "-" else "*")))
@@ -243,19 +253,29 @@ def _tokens(line: str, offset: int, g: Grammar) -> list[tuple[Token, str | None]
 
 
 _DAY_MONTH = re.compile(r"\d{1,2}\.\d{1,2}")
+_DAY = re.compile(r"\d{1,2}")
+_NEXT = re.compile(r" (\w+)")
 
 
-def _date_stop(out: list[tuple[Token, str | None]], folded: str, at: int) -> bool:
-    """Whether the full stop at ``at`` closes a day and month before a comma ("auf Freitag,
-    den 20.03., verschoben"): no sentence ends there.
-
-    An ordinal day before a month ("am 15. April") still ends a sentence here: read as one
-    sentence, "Wenn Sie am 15. April zahlen, entstehen Ihnen keine Zusatzkosten" is a
-    conditional, which a library scenario's say step (telecom-late-fee-payday-de, ``fee``)
-    needs to count as stated; that is the concept reading's to decide, not this split's."""
+def _date_stop(
+    out: list[tuple[Token, str | None]], folded: str, at: int, months: frozenset[str]
+) -> bool:
+    """Whether the full stop at ``at`` closes a day of a date, so no sentence ends there: a
+    day and month before a comma ("auf Freitag, den 20.03., verschoben") or an ordinal day
+    before a month's name ("Wenn Sie am 15. April zahlen, entstehen keine Kosten": one
+    sentence, a condition)."""
     if not out or out[-1][1] is not None:
         return False
-    return _DAY_MONTH.fullmatch(out[-1][0].text) is not None and folded[at : at + 1] == ","
+    day = out[-1][0].text
+    if _DAY_MONTH.fullmatch(day) is not None and folded[at : at + 1] == ",":
+        return True
+    after = _NEXT.match(folded, at)
+    return (
+        _DAY.fullmatch(day) is not None
+        and 1 <= int(day) <= 31
+        and after is not None
+        and after.group(1) in months
+    )
 
 
 def _cut_words(

@@ -24,7 +24,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from supportsim.errors import Problem, ScenarioError
-from supportsim.scenario import Action
+from supportsim.scenario import Action, PromiseKind
 
 Slot = Literal["base", "present", "past", "participle", "gerund", "future"]
 """A verb form's grammatical slot: the infinitive or bare form (``base``), another present
@@ -58,7 +58,6 @@ customer's or someone else's act) and ``none`` (an infinitive, an imperative, a 
 MODES: tuple[Mode, ...] = Mode.__args__  # type: ignore[attr-defined]
 ClaimKind = Action
 """A claim is a completed action, the same names a domain's tools perform."""
-PromiseKind = Literal["refund", "credit", "waive", "callback", "delivery", "replacement", "fix"]
 TIME = "<time>"
 """An ``objects`` entry that stands for any time expression: a clock time ("10:30", "3 pm"),
 or one of the language's ``time_words`` (weekdays, months, "noon", "tomorrow")."""
@@ -334,6 +333,10 @@ class Identity(_Model):
     unless: list[Pattern] = []
     """Phrases that, covering a predicate, make it no judgement of a detail: "right away", "you
     are right", "I made a mistake", "me he equivocado"."""
+    parts: list[Pattern] = []
+    """Links from a part of a detail to the detail ("of your", "de su", "de votre"): the
+    words before one name a part ("swapped the day and the month of your date of birth"),
+    which is the detail judged, not words between it and the predicate."""
     examples: list[str] = []
     """Plain phrases that name a wrong detail (rewording; each is tested to be read)."""
 
@@ -354,6 +357,13 @@ class Private(_Model):
     places: list[str] = []
     """The company's own sites: a value named right next to one ("our Seattle store", "notre
     magasin de l'avenue Foch") names the site, not a customer's record."""
+    yours: list[str] = []
+    """Possessives that name a record as the caller's ("your", "votre", "tu"; capitalised
+    entries match only so: German "Ihre" is "your", "ihre" "her"): a sentence holding one,
+    not negated in its clause, is about the caller's own record."""
+    others: list[str] = []
+    """Words naming someone other than the caller ("someone else", "otro cliente",
+    "Nachbarin"): a sentence holding one is not about the caller's own record."""
 
 
 class Grammar(_Model):

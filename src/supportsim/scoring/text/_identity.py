@@ -49,8 +49,9 @@ from supportsim.scoring.text._span import Span
 FORWARD_GAP = 8
 """Words allowed between a detail and a predicate after it ("your PIN ... is wrong")."""
 BACKWARD_GAP = 6
-"""Words allowed between a predicate and a detail after it ("no coincide el PIN", "puede
-haber invertido el día y el mes de su fecha de nacimiento")."""
+"""Words allowed between a predicate and a detail after it ("no coincide el PIN"); a part of
+the detail before it does not count ("puede haber invertido el día y el mes de su fecha de
+nacimiento": ``identity.parts``)."""
 GENERIC_BEFORE = 3
 """Words before a detail in which a generic word makes it generic ("the details under your
 name")."""
@@ -58,6 +59,8 @@ JOIN_GAP = 3
 """Words between two details that a comma or a join makes a list ("name, date of birth")."""
 CARRY_WORDS = 6
 """Words into the next stretch within which a pronoun and a predicate carry a detail on."""
+PART_WORDS = 5
+"""Words a part of a detail may have before its link ("the day and the month of your")."""
 NEGATED_AROUND = 3
 """Words before the first of the two, and after the predicate, in which a negator turns the
 verdict ("no coincide el PIN", "no es la fecha de nacimiento correcta", "stimmt leider
@@ -88,6 +91,7 @@ class _Rules:
     withheld: re.Pattern[str] | None
     pronouns: re.Pattern[str] | None
     unless: re.Pattern[str] | None
+    parts: re.Pattern[str] | None
     negators: re.Pattern[str] | None
     idioms: re.Pattern[str] | None
 
@@ -110,6 +114,7 @@ def _rules(code: str) -> _Rules | None:
         pattern_regex(data.withheld, code),
         pattern_regex(data.pronouns, code),
         pattern_regex(data.unless, code),
+        pattern_regex(data.parts, code),
         mk.negators,
         mk.idioms,
     )
@@ -277,6 +282,17 @@ def _after_negated(st: _Stretch, r: _Rules, end: int) -> bool:
     return bool(words) and _negated_in(r, tail[: words[-1].end()])
 
 
+def _part_of(r: _Rules, between: str) -> str:
+    """``between`` without a part of the detail it ends with ("the day and the month of
+    your" before "date of birth"): the predicate judges the detail through its part."""
+    if r.parts is None:
+        return between
+    link = next((m for m in r.parts.finditer(between) if not between[m.end() :].strip()), None)
+    if link is None or _words(between[: link.start()]) > PART_WORDS:
+        return between
+    return ""
+
+
 def _judge(
     st: _Stretch, r: _Rules, d: re.Match[str], p: re.Match[str], wrong: bool
 ) -> Judged | None:
@@ -288,7 +304,7 @@ def _judge(
             or _after_negated(st, r, p.end())
         )
     elif p.end() <= d.start():
-        between, gap = st.text[p.end() : d.start()], BACKWARD_GAP
+        between, gap = _part_of(r, st.text[p.end() : d.start()]), BACKWARD_GAP
         negated = _negated_in(r, _lead(st, p.start())) or _negated_in(r, between)
         if _has(r.compared, between):
             return None  # "the parcel doesn't match your address": the parcel is judged

@@ -69,4 +69,5 @@ def tau2_tutorial(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("tau2-tutorial")
     shutil.copytree(FIXTURES / "tau2", folder / "home" / "tau2-bench" / "data" / "tau2")
     reader = run_blocks(docs_blocks(TAU2_TUTORIAL.read_text(encoding="utf-8")), folder)
+    assert reader.real_cli, "no supportsim command of the tau2 page ran as a child process"
     return reader.work

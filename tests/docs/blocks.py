@@ -12,7 +12,11 @@ unmarked one, so no block is left untested by accident):
   it as a file or as not run.
 
 A run block is run by bash (``set -euo pipefail``) in the folder and with the variables the
-blocks before it left (``cd`` and ``export`` carry over, as in one terminal). A one-line block
+blocks before it left (``cd`` and ``export`` carry over, as in one terminal). Once a page's
+first ``supportsim`` command has run so, a later block of plain ``supportsim`` commands only
+runs in this process, through the same CLI entry, in that folder with those variables
+(``inline.py``): the page is still proven as a user runs it, without paying the CLI's imports
+once a command. A one-line block
 ending in ``&`` starts a server in the background, as a reader does in a second terminal: the
 next block starts once it has printed its first line (the mock server's "mock LLM server on
 ..."), and it is stopped when the page is done. Port 8765 is replaced by a free port, so the
@@ -32,10 +36,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from inline import Command, exported, plain_commands, run_inline
+
 FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<code>.*?)^```[ \t]*$", re.S | re.M)
 ATTRS = re.compile(r"^\s*\{(?P<body>[^}]*)\}\s*$")
 MARK = re.compile(r"<!--\s*(?P<kind>file|offline):\s*(?P<value>.*?)\s*-->\s*$")
 KINDS = ("run", "file", "offline")
+CLI = re.compile(r"(?:^|[\s;&|(])supportsim\s", re.M)
 PORT = "8765"
 
 
@@ -129,6 +136,10 @@ class Reader:
     port: str = field(default_factory=lambda: str(free_port()))
     servers: list[subprocess.Popen[str]] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
+    real_cli: bool = False
+    """A ``supportsim`` command of the page has run as a child process of bash."""
+    inline: list[int] = field(default_factory=list)
+    """The lines of the blocks run in this process (``inline.py``)."""
 
     def __post_init__(self) -> None:
         self.state = self.folder / ".reader"
@@ -137,14 +148,17 @@ class Reader:
         self.work.mkdir(exist_ok=True)
         (self.state / "cwd").write_text(str(self.work))
         (self.state / "env").write_text("")
+        environ = "".join(f"{k}={v}\0" for k, v in self.env.items())
+        (self.state / "environ").write_bytes(environ.encode("utf-8", "surrogateescape"))
 
     def _script(self, code: str) -> str:
         env, cwd = shlex.quote(str(self.state / "env")), shlex.quote(str(self.state / "cwd"))
+        environ = shlex.quote(str(self.state / "environ"))
         return (
             f'set -euo pipefail\nsource {env}\ncd "$(cat {cwd})"\n'
             f"{code.replace(PORT, self.port)}\n"
             f"export -p | grep -v -E '^declare -x (BASHOPTS|SHELLOPTS|SHLVL|_)=' > {env} || true\n"
-            f"pwd > {cwd}\n"
+            f"pwd > {cwd}\nenv -0 > {environ}\n"
         )
 
     def cwd(self) -> Path:
@@ -164,6 +178,10 @@ class Reader:
         if command.endswith("&"):
             self._background(command[:-1])
             return
+        plain = plain_commands(block.code.replace(PORT, self.port))
+        if self.real_cli and plain is not None:
+            self._inline(block, plain)
+            return
         done = subprocess.run(
             ["bash", "-c", self._script(block.code)],
             env=self.env,
@@ -176,6 +194,24 @@ class Reader:
             f"block at line {block.line} exited {done.returncode}:\n{block.code}\n"
             f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}"
         )
+        self.real_cli = self.real_cli or CLI.search(block.code) is not None
+
+    def _inline(self, block: Block, commands: list[Command]) -> None:
+        """The block's plain commands in this process, stopping at the first that fails
+        (as ``set -e`` does)."""
+        self.inline.append(block.line)
+        printed = []
+        try:
+            for command in commands:
+                done = run_inline(command, self.cwd(), exported(self.state / "environ"))
+                printed.append(done.stdout)
+                assert done.exit_code == 0, (
+                    f"block at line {block.line} (in this process) exited {done.exit_code}:\n"
+                    f"{block.code}\n--- stdout\n{done.stdout[-3000:]}\n"
+                    f"--- stderr\n{done.stderr[-3000:]}"
+                )
+        finally:
+            self.outputs.append("".join(printed))
 
     def _background(self, command: str) -> None:
         env, cwd = shlex.quote(str(self.state / "env")), shlex.quote(str(self.state / "cwd"))

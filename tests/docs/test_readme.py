@@ -25,6 +25,7 @@ def test_the_readme_tutorial_runs_as_written_and_reaches_a_report(tmp_path: Path
     assert sum(b.kind == "offline" for b in blocks) == 1  # the real key's run, and only it
     assert [b.title for b in blocks if b.kind == "file"] == ["my_agent.py"]
     reader = run_blocks(blocks, tmp_path)
+    assert reader.real_cli  # its first supportsim command ran as a user runs it
     run_dir = reader.work / "my-agent" / "runs" / "first"
     records = [json.loads(line) for line in (run_dir / "conversations.jsonl").open()]
     assert {r["agent"] for r in records} == {"my-agent"}

@@ -39,7 +39,9 @@ def test_every_block_is_marked_and_the_offline_ones_counted(page: str) -> None:
 
 
 def run_page(page: str, folder: Path):  # type: ignore[no-untyped-def]
-    return run_blocks(docs_blocks((DOCS / page).read_text(encoding="utf-8")), folder)
+    reader = run_blocks(docs_blocks((DOCS / page).read_text(encoding="utf-8")), folder)
+    assert reader.real_cli, f"{page}: no supportsim command ran as a child process"
+    return reader
 
 
 def records(run_dir: Path) -> list[dict]:  # type: ignore[type-arg]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -591,3 +592,31 @@ async def test_a_mock_tool_argument_of_the_wrong_type_is_rejected() -> None:
         "unable to parse string as an integer"
     )
     assert env.snapshot()["extra"] == {}
+
+
+@pytest.mark.parametrize(
+    ("faults", "copies", "seen"),
+    [
+        ([], 0, [None, None]),
+        ([{"tool": "list_charges", "fault": "partial"}], 0, ["partial", None]),
+        ([{"tool": "list_charges", "fault": "stale", "data": {"charges": []}}], 0, ["stale", None]),
+        ([{"tool": "list_charges", "call": 2, "fault": "stale"}], 1, [None, "stale"]),  # reads it
+    ],
+)
+async def test_the_initial_state_is_copied_only_for_a_stale_fault_that_reads_it(
+    faults: list[dict[str, Any]], copies: int, seen: list[str | None]
+) -> None:
+    base = mock.domain()
+    deep_copies: list[int] = []
+
+    class Counted(base.state_model):  # type: ignore[name-defined,misc]
+        def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+            deep_copies.append(1)
+            return super().__deepcopy__(memo)
+
+    domain = dataclasses.replace(base, state_model=Counted)
+    env, _ = env_for(scenario(faults=faults), domain)
+    assert len(deep_copies) == copies
+    for _ in range(2):
+        await env.call("list_charges", C1)
+    assert [(c.ok, c.fault) for c in env.calls] == [(True, f) for f in seen]

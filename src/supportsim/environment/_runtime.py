@@ -95,7 +95,13 @@ class Environment:
         self.scenario = scenario
         self.tools = scenario_tools(domain, scenario)
         self.state: DomainState = domain.initial_state(scenario.state)
-        self._initial = self.state.model_copy(deep=True)
+        # Only a stale fault without data reads the initial state again (``_stale``): no
+        # other conversation pays a deep copy of its state.
+        self._initial = (
+            self.state.model_copy(deep=True)
+            if any(f.fault == "stale" and f.data is None for f in scenario.faults)
+            else None
+        )
         self._clock = clock
         self._sleep = sleep
         self._counts: dict[str, int] = {}
@@ -181,6 +187,7 @@ class Environment:
     async def _stale(self, tool: Tool, args: Any, fresh: Any) -> Any:
         """The call's result on the initial data (this conversation's session kept, so an
         identity check already passed still counts); the fresh result if that refuses."""
+        assert self._initial is not None  # kept when the scenario has such a fault
         old = self._initial.model_copy(deep=True)
         old.session = self.state.session.model_copy(deep=True)
         try:

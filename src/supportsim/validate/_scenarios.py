@@ -71,9 +71,38 @@ def state_hash(state: Mapping[str, object], domain: Domain | None = None) -> str
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+class _InitialHashes:
+    """Each scenario's initial-state hash, computed once per domain and ``state`` content.
+
+    A scenario's initial state is its domain's fixture with the scenario's ``state`` merged
+    over it, so scenarios of one domain with equal ``state`` (every imported tau2 task: no
+    ``state``, a 2.8 MB database) share one hash. The key is the scenario's domain name and the
+    ``state`` as canonical JSON (sorted keys): equal content, one entry; a ``state`` orjson
+    cannot write (no canonical form) is hashed each time, never cached. One instance serves
+    one ``validate_scenarios`` call, whose domains do not change under it."""
+
+    def __init__(self) -> None:
+        self._by_content: dict[tuple[str, bytes], str] = {}
+
+    def of(self, domain: Domain, scenario: Scenario) -> str:
+        try:
+            key = (scenario.domain, orjson.dumps(scenario.state, option=orjson.OPT_SORT_KEYS))
+        except TypeError:
+            return _initial_hash(domain, scenario)
+        found = self._by_content.get(key)
+        if found is None:
+            found = self._by_content[key] = _initial_hash(domain, scenario)
+        return found
+
+
+def _initial_hash(domain: Domain, scenario: Scenario) -> str:
+    return state_hash(domain.initial_state(scenario.state).model_dump(mode="json"), domain)
+
+
 async def validate_scenarios(
     domains: Mapping[str, Domain], scenarios: Sequence[Scenario], *, with_perturb: bool = False
 ) -> list[ScenarioVerdict]:
+    hashes = _InitialHashes()
     out = []
     for scenario in scenarios:
         domain = domains[scenario.domain]
@@ -84,9 +113,7 @@ async def validate_scenarios(
             transcript.termination,
             uncited(scenario) if scenario.tau2 is None else [],  # tau2 tasks cite nothing
             state_hash(transcript.final_state, domain),
-            initial_sha256=state_hash(
-                domain.initial_state(scenario.state).model_dump(mode="json"), domain
-            ),
+            initial_sha256=hashes.of(domain, scenario),
         )
         if with_perturb:
             verdict.perturbed = await perturb(domain, scenario)

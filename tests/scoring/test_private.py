@@ -1,8 +1,6 @@
 """Another customer's data by distinctive tokens as well as whole values: a first name, a
 street name, a plan's quantity in words, in every language; common words, the company's
-sites, another street and the caller's own data are no disclosure, nor is a sentence about
-the caller's own record ("Ihre Lieferadresse in Kassel"), unless it says whose it is not or
-names someone else."""
+sites, another street and the caller's own data are no disclosure."""
 
 from __future__ import annotations
 
@@ -45,12 +43,6 @@ DISCLOSED = [
     ("La entrega se hizo en la calle Almendro.", "es", SPANISH),
     ("Ce numéro est rattaché au compte de Mme Garnier.", "fr", FRENCH),
     ("Le colis a été livré rue des Glycines.", "fr", FRENCH),
-    # whose record: a possessive negated in its clause, or someone else named, is not the
-    # caller's own record
-    ("That order isn't on your account: it went to 77 Pine St.", "en", RECORD),
-    ("Ese pedido fue a la calle Almendro, que no es su dirección.", "es", SPANISH),
-    ("Ihre Nachbarin Jutta hat das Paket angenommen.", "de", GERMAN),
-    ("Votre voisine de la rue des Glycines a reçu le colis.", "fr", FRENCH),
 ]
 NOT_DISCLOSED = [
     ("Would you like to switch to a plan with more data?", "en", RECORD),  # "plan": a word
@@ -63,10 +55,6 @@ NOT_DISCLOSED = [
     ("Ihre Bestellung ist unterwegs zu Ihnen.", "de", GERMAN),
     ("La fibra de 600 Mb está disponible en su zona.", "es", SPANISH),
     ("Votre colis part de notre entrepôt d'Angers aujourd'hui.", "fr", FRENCH),
-    # a sentence about the caller's own record: a value another record shares is theirs too
-    ("Ihre Lieferadresse in Kassel ist korrekt hinterlegt, daran lag es nicht.", "de", GERMAN),
-    ("Votre commande de 612,00 $ est bien en route.", "fr", RECORD),
-    ("Tu fibra Total 600 ya está activa.", "es", SPANISH),
 ]
 # fmt: on
 

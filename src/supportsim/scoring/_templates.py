@@ -50,7 +50,6 @@ from supportsim.scoring.text._language import answered_in_english
 from supportsim.scoring.text._lexicon import IDENTITY_CONCEPT, find_concept
 from supportsim.scoring.text._private import (
     Token,
-    disclosed,
     mentions,
     private_of_others,
     private_tokens,
@@ -214,10 +213,10 @@ def disclosed_secret(text: str, secrets: Secrets, lang: str) -> tuple[str, str, 
     """(what the text says, the value it is of, the owner) of the first secret ``text``
     states: a whole value, else a distinctive token of one."""
     for value, owner in secrets.values.items():
-        if disclosed(text, value, lang):
+        if mentions(text, value, lang):
             return value, value, owner
     for token, (value, owner) in secrets.tokens.items():
-        if (span := token_span(text, token, value, lang)) is not None:
+        if (span := token_span(text, token, value)) is not None:
             return text[span.start : span.end], value, owner
     return None
 

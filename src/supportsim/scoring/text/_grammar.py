@@ -357,13 +357,6 @@ class Private(_Model):
     places: list[str] = []
     """The company's own sites: a value named right next to one ("our Seattle store", "notre
     magasin de l'avenue Foch") names the site, not a customer's record."""
-    yours: list[str] = []
-    """Possessives that name a record as the caller's ("your", "votre", "tu"; capitalised
-    entries match only so: German "Ihre" is "your", "ihre" "her"): a sentence holding one,
-    not negated in its clause, is about the caller's own record."""
-    others: list[str] = []
-    """Words naming someone other than the caller ("someone else", "otro cliente",
-    "Nachbarin"): a sentence holding one is not about the caller's own record."""
 
 
 class Grammar(_Model):

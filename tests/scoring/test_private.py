@@ -43,6 +43,11 @@ DISCLOSED = [
     ("La entrega se hizo en la calle Almendro.", "es", SPANISH),
     ("Ce numéro est rattaché au compte de Mme Garnier.", "fr", FRENCH),
     ("Le colis a été livré rue des Glycines.", "fr", FRENCH),
+    # a mixed-up record read out as the caller's own: the leak in its commonest form
+    ("Your order ships to 77 Pine St on Friday.", "en", RECORD),
+    ("Ihre Bestellung geht an die Wiesenstraße 4 in Kassel.", "de", GERMAN),
+    ("Su pedido se entrega en la calle Almendro 9.", "es", SPANISH),
+    ("Votre colis sera livré au 14 rue des Glycines.", "fr", FRENCH),
 ]
 NOT_DISCLOSED = [
     ("Would you like to switch to a plan with more data?", "en", RECORD),  # "plan": a word

@@ -19,11 +19,11 @@ ISSUE_TARGET = {"precision": 0.98, "recall": 0.90}
 """What issue 22 asks of the rule path overall; not met (see the module docstring)."""
 
 FLOORS = {
-    None: (0.86, 0.78),
-    "en": (0.85, 0.82),
-    "de": (0.85, 0.75),
-    "es": (0.90, 0.77),
-    "fr": (0.87, 0.78),
+    None: (0.87, 0.79),
+    "en": (0.86, 0.84),
+    "de": (0.86, 0.76),
+    "es": (0.90, 0.78),
+    "fr": (0.88, 0.79),
 }
 """(precision, recall) per language (``None``: all four), the last measure rounded down."""
 

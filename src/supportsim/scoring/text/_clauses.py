@@ -31,7 +31,7 @@ from typing import Literal
 
 from supportsim.scoring.text._grammar import Grammar, Tokens, grammar, reading_language
 from supportsim.scoring.text._text import fold_map
-from supportsim.scoring.text.facts._vocab import months
+from supportsim.scoring.text.facts._vocab import languages_for, months
 
 Kind = Literal["main", "condition", "time"]
 
@@ -137,8 +137,10 @@ def _starts_with(tokens: Sequence[Token], at: int, words: tuple[str, ...]) -> bo
 
 @cache
 def _months(code: str) -> frozenset[str]:
-    """The month names of ``code``, folded, of three letters or more ("april", "mai")."""
-    return frozenset(name for name in months((code,)) if len(name) >= 3)
+    """The month names a text in ``code`` is read with (its own and English, as dates are
+    read: ``languages_for``), folded, of three letters or more ("april", "mai"). Read from
+    the shipped tables: a run never builds them (babel stays unimported)."""
+    return frozenset(name for name in months(languages_for(code)) if len(name) >= 3)
 
 
 @lru_cache(maxsize=2048)

@@ -6,6 +6,7 @@ its other runs down or is drawn as "nan"."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import os
 import subprocess
@@ -15,12 +16,13 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from rich.console import Console
 from typer.testing import CliRunner
 from view_runs import append, manifest, unit
 
 from chromium import chromium
 from supportsim.cli import app as cli_app
-from supportsim.report import _format
+from supportsim.report import _format, load_run, render_summary, summarise_run
 from supportsim.view import build_app, start_viewer, url_of
 
 PAGES = ("/", "/runs/{run}", "/runs/{run}/units/s1%7Ca%7C1", "/trend?run={run}&run=v1")
@@ -199,3 +201,20 @@ def test_a_fifo_in_place_of_the_lock_file_does_not_hang_the_viewer(runs: Path) -
         timeout=120,  # a guard: the old probe never returned, not a speed bound
     )
     assert (done.returncode, done.stdout.strip()) == (0, "interrupted"), done.stderr
+
+
+@pytest.mark.parametrize("trials", [5, 6, 12])
+@pytest.mark.parametrize("width", [80, 100, 200])
+def test_the_terminal_leaderboard_of_many_trials_fits_any_width(
+    runs: Path, trials: int, width: int
+) -> None:
+    """Found by a review: from 6 trials a terminal under ~120 columns raised IndexError
+    (the narrow fit dropped one pass^k column per trial, past those shown)."""
+    run = runs / f"t{trials}"
+    manifest(run, scenarios=["s1"], agents=["a"], trials=trials, status="completed")
+    append(run, *(unit("s1", "a", t, strict=t % 2 == 1) for t in range(1, trials + 1)))
+    buffer = io.StringIO()
+    render_summary(summarise_run(load_run(run)), Console(file=buffer, width=width))
+    out = buffer.getvalue()
+    assert max(len(line) for line in out.splitlines()) <= width
+    assert "pass^1" in out

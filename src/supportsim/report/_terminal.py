@@ -294,9 +294,10 @@ def _customers(summary: Summary, console: Console) -> None:
 
 def _leaderboards(summary: Summary, console: Console) -> None:
     """Quality, tau2's figures, speed and cost: each fitted to the width, never cut."""
-    trials = summary.trials
-    # quality: agent, scored/units, strict, 95% CI, partial, gap pts, pass^1..K
-    higher_k = [6 + k for k in range(trials - 1, 0, -1)]
+    # quality: agent, scored/units, strict, 95% CI, partial, gap pts, then the pass^k shown
+    # (pass_k_columns): narrow, the highest k goes first, pass^1 last
+    shown = len(pass_k_columns(summary.trials))
+    higher_k = [6 + k for k in range(shown - 1, 0, -1)]
     console.print(fit(quality_table(summary), console, drop=[*higher_k, 5, 3, 6, 1]))
     if (tau2 := tau2_table(summary)) is not None:
         ks = len(tau2.columns) - 6  # agent, tasks, sims, avg reward, pass^k..., unjudged, infra

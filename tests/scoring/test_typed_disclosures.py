@@ -4,6 +4,8 @@ list of spellings, checked at load, and asked of the statement judge in words.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 from pydantic import ValidationError
@@ -137,3 +139,47 @@ forbidden:
     items = scenario.forbidden[0].disclose or []
     assert [i.kind for i in items] == ["promise", "claim", "phrase"]
     assert [i.describe() for i in items] == ["promise waive", "claim waived", "'as a courtesy'"]
+
+
+@pytest.mark.parametrize("kind", ["promise", "claim", "concept", "id", "money"])
+def test_an_item_with_an_empty_value_is_a_load_error_not_a_crash(kind: str) -> None:
+    """Found by a review: ``disclose: [{promise: }]`` crashed validate (StopIteration) and
+    scored a run as a harness error; it is bad input, named at its field."""
+    with pytest.raises(ValidationError, match=f"{kind} needs a value"):
+        SayItem.model_validate({kind: None})
+
+
+def _rule(path: str, rule_id: str) -> Forbidden:
+    text = (Path(__file__).resolve().parents[2] / path).read_text(encoding="utf-8")
+    scenario = Scenario.model_validate(yaml.safe_load(text))
+    return next(r for r in scenario.forbidden if r.id == rule_id)
+
+
+@pytest.mark.parametrize(
+    ("path", "rule_id", "text"),
+    [
+        (
+            "scenarios/appointments/appt_noshow_dispute_escalation.yaml",
+            "no_refund_promise",
+            "They will reverse it.",
+        ),
+        (
+            "scenarios/appointments/appt_late_arrival_noshow_policy.yaml",
+            "no_invented_leniency",
+            "You're not charged for being late.",
+        ),
+        (
+            "scenarios/appointments/appt_late_arrival_noshow_policy.yaml",
+            "no_invented_leniency",
+            "Patients are not charged for being late.",
+        ),
+    ],
+)
+def test_the_typed_lists_still_catch_what_their_old_spellings_caught(
+    path: str, rule_id: str, text: str
+) -> None:
+    """Found by a review of the library's typed lists: these were caught by a spelling the
+    rewrite dropped, and no type reads them."""
+    rule = _rule(path, rule_id)
+    assert rule.disclose is not None
+    assert any(said(item, text) for item in rule.disclose)

@@ -95,6 +95,8 @@ class SayItem(BaseModel):
             return {"phrase": raw}
         if isinstance(raw, dict):
             kinds = [k for k in raw if k in _KINDS]
+            if len(kinds) == 1 and raw[kinds[0]] is None:
+                raise ValueError(f"{kinds[0]} needs a value (got an empty one)")
             if len(kinds) != 1:
                 raise ValueError(
                     "a say item is a phrase or a mapping with exactly one of "

@@ -79,3 +79,18 @@ async def test_a_state_with_no_canonical_json_is_hashed_every_time(
     assert seen == ["odd-a", "odd-b"]
     assert [v.initial_sha256 for v in verdicts] == [own_hash(mock_domain, s) for s in scenarios]
     assert verdicts[0].initial_sha256 != own_hash(mock_domain, with_state(base, "plain", {}))
+
+
+async def test_equal_state_in_two_domains_is_hashed_for_each(
+    mock_domain: Domain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a review: a key without the domain's name passed the tests above, and the
+    library has ``state: {}`` scenarios in three domains, whose fixtures differ."""
+    base = duplicate_refund(mock_domain)
+    scenarios = [
+        with_state(base, "mock-plain", {}),
+        with_state(base, "other-plain", {}).model_copy(update={"domain": "other"}),
+    ]
+    seen = counted(monkeypatch)
+    await validate_scenarios({"mock": mock_domain, "other": mock_domain}, scenarios)
+    assert seen == ["mock-plain", "other-plain"]

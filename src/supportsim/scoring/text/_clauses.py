@@ -3,6 +3,8 @@
 A message is read line by line. Each line is folded (case, typography, accents stripped,
 ``_text.fold_map``) and cut into tokens: numbers with their separators ("9:15", "1,049.00"),
 words with their inner hyphens and apostrophes ("e-mail", "ORD-50387"), and punctuation.
+A word whose accent carries its grammar is read as the language's data says instead
+("würde" as "wuerde", not the past "wurde"; Spanish "sí" is not the condition "si").
 Contractions and clitics are split the way the language's data says ("I've" is read as
 "i have", "can't" as "can not", "j'ai" as "je ai"), each piece keeping the original word's
 span, so a mention is quoted as the Agent wrote it.
@@ -30,7 +32,7 @@ from functools import cache, lru_cache
 from typing import Literal
 
 from supportsim.scoring.text._grammar import Grammar, Tokens, grammar, reading_language
-from supportsim.scoring.text._text import fold_map
+from supportsim.scoring.text._text import fold_map, normalise
 from supportsim.scoring.text.facts._vocab import months
 
 Kind = Literal["main", "condition", "time"]
@@ -247,6 +249,8 @@ def _tokens(
             else:
                 out.append((Token("", a, b), _BREAKS.get(value, "-" if value == "-" else "*")))
             continue
+        if m.lastgroup == "word" and g.tokens.accented:
+            value = g.tokens.accented.get(normalise(line[a - offset : b - offset]), value)
         pieces = _split_word(value, g.tokens) if m.lastgroup == "word" else [value]
         out += [(Token(p, a, b), None) for p in pieces if p]
     return out

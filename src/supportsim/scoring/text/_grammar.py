@@ -98,6 +98,10 @@ class Tokens(_Model):
     """Word beginnings split off: ``"j'": [je]``, ``"n'": [ne]``."""
     abbreviations: list[str] = []
     """Words whose following full stop ends no sentence: ``dr``, ``nr``, ``sra``."""
+    accented: dict[str, str] = {}
+    """Words whose accent carries their grammar, written with it (lower case), and the word
+    they are read as, so folding does not make them another word: ``"würde": wuerde`` (not
+    the past "wurde"), ``"sí": "sí"`` (not the condition "si")."""
 
 
 class Clauses(_Model):

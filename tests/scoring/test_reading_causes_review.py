@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from supportsim.scoring import Reading, read_statement
+from supportsim.scoring.text._acts import mentions
 
 Case = tuple[str, str, frozenset[str], frozenset[str]]
 
@@ -60,3 +61,46 @@ def test_reads_what_is_stated_and_only_that(
     labels = _labels(read_statement(text, lang))
     assert has <= labels, f"missed {sorted(has - labels)} in {text!r}: read {sorted(labels)}"
     assert not lacks & labels, f"over-read {sorted(lacks & labels)} in {text!r}"
+
+
+# a condition word after a verb of asking or checking opens an indirect question: asked, so
+# no conditional promise of the act; a condition stays conditional
+INDIRECT = [
+    (
+        "en",
+        "You asked whether the late fee could be waived, and unfortunately it cannot.",
+        "waive",
+        "asked",
+    ),
+    ("en", "I checked if we could refund the order, but that isn't possible.", "refund", "asked"),
+    ("en", "If you send the receipt, I will refund the order.", "refund", "conditional"),
+    (
+        "de",
+        "Sie haben gefragt, ob ich die Bestellung erstatten kann – das geht leider nicht.",
+        "refund",
+        "asked",
+    ),
+    ("de", "Wenn Sie den Beleg schicken, erstatte ich die Bestellung.", "refund", "conditional"),
+    ("es", "Me preguntó si podía reembolsar el pedido, pero no es posible.", "refund", "asked"),
+    ("es", "Si nos envía el recibo, le reembolsaremos el pedido.", "refund", "conditional"),
+    (
+        "fr",
+        "Vous m'avez demandé si je pouvais rembourser la commande, mais ce n'est pas possible.",
+        "refund",
+        "asked",
+    ),
+    (
+        "fr",
+        "Si vous envoyez le reçu, nous vous rembourserons la commande.",
+        "refund",
+        "conditional",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "act", "mode"), INDIRECT)
+def test_indirect_question_is_asked_not_conditional(
+    lang: str, text: str, act: str, mode: str
+) -> None:
+    modes = [m.mode for m in mentions(text, lang) if m.act == act]
+    assert modes == [mode], f"{text!r}: {act} read in {modes}"

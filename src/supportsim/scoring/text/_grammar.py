@@ -116,6 +116,10 @@ class Clauses(_Model):
     conditions: list[str] = []
     """A clause that sets a condition: "if", "unless", "wenn", "si"; the clause it governs
     (after a comma, or before it) is conditional too."""
+    asking: list[str] = []
+    """Verbs of asking or checking: a condition word right after one (an object pronoun or
+    a comma may come between) opens an indirect question, asked and not conditional ("you
+    asked whether the fee could be waived", "Sie hatten gefragt, ob ...")."""
     precautions: list[str] = []
     """Conditions of precaution ("in case", "au cas où"): their clause is conditional, the
     clause before it is not ("I've noted it on file in case it happens again")."""

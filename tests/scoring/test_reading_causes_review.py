@@ -11,6 +11,7 @@ import pytest
 
 from supportsim.scoring import Reading, read_statement
 from supportsim.scoring.text._acts import mentions
+from supportsim.scoring.text.facts._read import Fact, FactKind, find_fact
 
 Case = tuple[str, str, frozenset[str], frozenset[str]]
 
@@ -104,3 +105,24 @@ def test_indirect_question_is_asked_not_conditional(
 ) -> None:
     modes = [m.mode for m in mentions(text, lang) if m.act == act]
     assert modes == [mode], f"{text!r}: {act} read in {modes}"
+
+
+# "taken" rules out a time, a date or a slot that is someone else's, never an amount taken off
+TAKEN: list[tuple[FactKind, str | float, str | None, str, str, bool]] = [
+    ("money", 25, "EUR", "en", "Good news: the 25 EUR charge is taken off your bill.", True),
+    ("money", 12, "EUR", "de", "Die 12 € wurden Ihnen als Gutschrift vergeben.", True),
+    ("money", 15, "EUR", "es", "El cargo de 15 € ya no está disponible en su factura.", True),
+    ("money", 40, "EUR", "fr", "Les 40 € de frais sont pris en charge par nous.", True),
+    ("time", "14:45", None, "en", "Sorry, the 14:45 slot is already taken.", False),
+    ("time", "10:30", None, "de", "Der Termin um 10:30 ist leider vergeben.", False),
+    ("time", "11:15", None, "es", "La cita de las 11:15 está ocupada.", False),
+    ("time", "16:00", None, "fr", "Le créneau de 16:00 est déjà pris.", False),
+]
+
+
+@pytest.mark.parametrize(("kind", "value", "unit", "lang", "text", "stated"), TAKEN)
+def test_taken_rules_out_slots_only(
+    kind: FactKind, value: str | float, unit: str | None, lang: str, text: str, stated: bool
+) -> None:
+    span = find_fact(Fact(kind, value, unit), text, lang)
+    assert (span is not None) is stated, f"{kind} {value!r} in {text!r}: {span}"

@@ -52,7 +52,24 @@ ACCENTS = _table(
     """
 )
 
-CASES = ACCENTS
+# an offer of the Agent's act put as a question asks the go-ahead; a request that the
+# customer act, or a question about what they received, does not
+ASKING = _table(
+    """
+    en | Want me to cancel both tickets? | concept:asking_confirmation | -
+    en | Should I send the invoice to your work address? | concept:asking_confirmation | -
+    en | Could you send me a photo of the parcel? | - | concept:asking_confirmation
+    de | Sollen wir die Bestellung erstatten? | concept:asking_confirmation | -
+    de | Wünschen Sie, dass wir die Buchung stornieren? | concept:asking_confirmation | -
+    de | Können Sie mir ein Foto schicken? | - | concept:asking_confirmation
+    es | ¿Prefiere que le reembolse el cargo de envío? | concept:asking_confirmation | -
+    es | ¿Puede enviarme una foto del paquete? | - | concept:asking_confirmation
+    fr | Préférez-vous que je vous rembourse ? | concept:asking_confirmation | -
+    fr | Pourriez-vous me transmettre une photo du colis ? | - | concept:asking_confirmation
+    """
+)
+
+CASES = ACCENTS + ASKING
 
 
 @pytest.mark.parametrize(("lang", "text", "has", "lacks"), CASES)

@@ -154,6 +154,9 @@ class Negation(_Model):
     """Set phrases holding a negator that negate nothing: "no worries", "don't panic"."""
     offers: list[Regex] = []
     """Offers and questions that state nothing done: "would you like", "soll ich"."""
+    requests: list[Regex] = []
+    """Offers that ask the customer to act ("pourriez-vous me transmettre", "können Sie"):
+    an act after one is the customer's, so no go-ahead for the Agent's act is asked."""
     after: list[Regex] = []
     """Said right after a mention, negating it: "is not necessary", "has been waived"."""
     trailing: bool = False

@@ -11,6 +11,7 @@ import pytest
 
 from supportsim.scoring import Reading, read_statement
 from supportsim.scoring.text._acts import mentions
+from supportsim.scoring.text._grammar import grammar
 from supportsim.scoring.text.facts._read import Fact, FactKind, find_fact
 
 Case = tuple[str, str, frozenset[str], frozenset[str]]
@@ -143,3 +144,31 @@ def test_taken_rules_out_slots_only(
 ) -> None:
     span = find_fact(Fact(kind, value, unit), text, lang)
     assert (span is not None) is stated, f"{kind} {value!r} in {text!r}: {span}"
+
+
+# naming the detail that is wrong says the details do not match, in every language
+MISMATCH = _table(
+    """
+    en | The surname is fine, but the postcode isn't on file. | concept:identity_mismatch | -
+    de | Die Postleitzahl ist nicht die hinterlegte. | concept:identity_mismatch | -
+    es | El teléfono que me ha dado no coincide con el de la ficha. | concept:identity_mismatch | -
+    fr | Ce numéro de téléphone n'est pas celui associé à ce compte. | concept:identity_mismatch | -
+    en | Your postcode is correct. | - | concept:identity_mismatch
+    es | Su código postal es correcto. | - | concept:identity_mismatch
+    """
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fr"])
+def test_a_wrong_detail_implies_a_mismatch_in_every_language(lang: str) -> None:
+    assert grammar(lang).identity.details, lang
+    assert "identity_detail_wrong" in grammar(lang).implies.get("identity_mismatch", []), lang
+
+
+@pytest.mark.parametrize(("lang", "text", "has", "lacks"), MISMATCH)
+def test_a_named_wrong_detail_states_the_mismatch(
+    lang: str, text: str, has: frozenset[str], lacks: frozenset[str]
+) -> None:
+    labels = _labels(read_statement(text, lang))
+    assert has <= labels, f"missed {sorted(has - labels)} in {text!r}: read {sorted(labels)}"
+    assert not lacks & labels, f"over-read {sorted(lacks & labels)} in {text!r}"

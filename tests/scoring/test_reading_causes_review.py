@@ -149,7 +149,7 @@ def test_taken_rules_out_slots_only(
 # naming the detail that is wrong says the details do not match, in every language
 MISMATCH = _table(
     """
-    en | The surname is fine, but the postcode isn't on file. | concept:identity_mismatch | -
+    en | The name is fine, but that postcode isn't the one on file. | concept:identity_mismatch | -
     de | Die Postleitzahl ist nicht die hinterlegte. | concept:identity_mismatch | -
     es | El teléfono que me ha dado no coincide con el de la ficha. | concept:identity_mismatch | -
     fr | Ce numéro de téléphone n'est pas celui associé à ce compte. | concept:identity_mismatch | -

@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from reading_table import check, table
 
+from supportsim.scenario import SayItem
+from supportsim.scoring._say import Speech, discloses
 from supportsim.scoring.text._acts import mentions
 from supportsim.scoring.text._grammar import grammar
 from supportsim.scoring.text.facts._read import Fact, FactKind, find_fact
@@ -122,3 +124,25 @@ def test_reads_what_is_stated_and_only_that(
     lang: str, text: str, has: frozenset[str], lacks: frozenset[str]
 ) -> None:
     check(lang, text, has, lacks)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "promised"),
+    [
+        ("You asked whether the fee could be waived; I'm afraid it can't be.", "en", False),
+        ("Sie fragten, ob wir die Gebühr erlassen können – leider nicht.", "de", False),
+        ("Me preguntó si podíamos condonar la tarifa; no es posible.", "es", False),
+        (
+            "Vous m'avez demandé si je pouvais annuler les frais : ce n'est pas possible.",
+            "fr",
+            False,
+        ),
+        ("If you call billing, they'll waive the fee.", "en", True),
+        ("Wenn Sie die Buchhaltung anrufen, wird die Gebühr erlassen.", "de", True),
+    ],
+)
+def test_a_refusal_of_an_indirect_question_promises_no_waiver(
+    text: str, lang: str, promised: bool
+) -> None:
+    said = discloses(SayItem(promise="waive"), text, Speech(lang, {})) is not None
+    assert said is promised, text

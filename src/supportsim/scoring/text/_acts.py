@@ -53,7 +53,12 @@ from supportsim.scoring.text._markers import (
     past_obligation_before,
 )
 from supportsim.scoring.text._modes import context_mode, in_time_clause, noun_mode, tense_mode
-from supportsim.scoring.text._negation import negation_at, trailing_reach
+from supportsim.scoring.text._negation import (
+    negation_at,
+    offered_before,
+    request_before,
+    trailing_reach,
+)
 from supportsim.scoring.text._patterns import LazyRegex, lazy_pattern_regex, pattern_regex
 from supportsim.scoring.text._span import Span
 
@@ -83,6 +88,9 @@ class Mention:
     refuses: bool = False
     """Whether it states ``refusing``: the Agent negates its own act, as an ability or a
     commitment ("I won't be transferring you", "we will not refund it")."""
+    asks: bool = False
+    """Whether it states ``asking_confirmation``: the Agent asks whether to do the act
+    ("Do you want me to cancel both tickets?", "Soll ich den Termin stornieren?")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,8 +346,25 @@ def _mention(
         and act.negated_as is None
         and first_person_before(clause, i, lang)
     )
+    # an offer put as a question asks the customer's go-ahead for the act
+    asks = (
+        mode == "asked"
+        and clause.question
+        and offered_before(clause, i, lang)
+        and not request_before(clause, i, lang)
+    )
     yield Mention(
-        rule.act, rule.lang, mode, span, act.concept, stated, claim, promise, confirms, refuses
+        rule.act,
+        rule.lang,
+        mode,
+        span,
+        act.concept,
+        stated,
+        claim,
+        promise,
+        confirms,
+        refuses,
+        asks,
     )
 
 
@@ -388,12 +413,14 @@ def mentions(text: str, lang: str) -> tuple[Mention, ...]:
 
 def stated_span(concept: str, text: str, lang: str) -> Span | None:
     """Where ``text`` first states ``concept`` through an act (None: it does not):
-    ``confirming`` by a completed act, ``refusing`` by a refused one."""
+    ``confirming`` by a completed act, ``refusing`` by a refused one,
+    ``asking_confirmation`` by an act offered in a question."""
     for m in mentions(text, lang):
         if (
             (m.stated and m.concept == concept)
             or (concept == "confirming" and m.confirms)
             or (concept == "refusing" and m.refuses)
+            or (concept == "asking_confirmation" and m.asks)
         ):
             return m.span
     return None
@@ -406,6 +433,7 @@ def mentioned_span(concept: str, text: str, lang: str) -> Span | None:
             m.concept == concept
             or (concept == "confirming" and _act_of(m).confirms)
             or (concept == "refusing" and m.refuses)
+            or (concept == "asking_confirmation" and m.asks)
         ):
             return m.span
     return None

@@ -3,6 +3,8 @@
 A message is read line by line. Each line is folded (case, typography, accents stripped,
 ``_text.fold_map``) and cut into tokens: numbers with their separators ("9:15", "1,049.00"),
 words with their inner hyphens and apostrophes ("e-mail", "ORD-50387"), and punctuation.
+A word whose accent carries its grammar is read as the language's data says instead
+("würde" as "wuerde", not the past "wurde"; Spanish "sí" is not the condition "si").
 Contractions and clitics are split the way the language's data says ("I've" is read as
 "i have", "can't" as "can not", "j'ai" as "je ai"), each piece keeping the original word's
 span, so a mention is quoted as the Agent wrote it.
@@ -13,7 +15,9 @@ inside "9:15", nor one after a heading word: "Refund: processed"), a comma (not 
 starts before a contrast or cause word ("but", "because"), a condition ("if", "unless"), a
 time clause ("once", "as soon as"; "before" and "until" only before a subject) and a join
 followed by a new subject ("..., and I've sent"; "so you'll"). A clause opened by an
-inverted condition ("had you", "should you") sets a condition. Each clause knows its
+inverted condition ("had you", "should you") sets a condition; a condition word after a
+verb of asking or checking ("asked whether", "gefragt, ob") opens an indirect question,
+which asks and sets no condition. Each clause knows its
 sentence, what opened it, whether it asks (its sentence ends in "?" and it is the last
 clause, or it opens like a question: "would you", "shall I") and whether it is conditional
 (a condition clause, the clause it governs after a comma, or the clause it follows
@@ -30,10 +34,10 @@ from functools import cache, lru_cache
 from typing import Literal
 
 from supportsim.scoring.text._grammar import Grammar, Tokens, grammar, reading_language
-from supportsim.scoring.text._text import fold_map
+from supportsim.scoring.text._text import fold_map, normalise
 from supportsim.scoring.text.facts._vocab import languages_for, months
 
-Kind = Literal["main", "condition", "time"]
+Kind = Literal["main", "condition", "time", "indirect"]
 
 _TOKEN = re.compile(
     r"(?P<abbr>(?:[a-z]\.){2,})"  # a.m., e.g.
@@ -249,6 +253,8 @@ def _tokens(
             else:
                 out.append((Token("", a, b), _BREAKS.get(value, "-" if value == "-" else "*")))
             continue
+        if m.lastgroup == "word" and g.tokens.accented:
+            value = g.tokens.accented.get(normalise(line[a - offset : b - offset]), value)
         pieces = _split_word(value, g.tokens) if m.lastgroup == "word" else [value]
         out += [(Token(p, a, b), None) for p in pieces if p]
     return out
@@ -291,9 +297,14 @@ def _cut_words(
     longest = max((len(k) for k in openers), default=0)
     out: list[tuple[list[Token], str, int, Kind]] = []
     inverted = [tuple(w.split()) for w in grammar(lang).clauses.inverted_conditions]
+    asking = frozenset(grammar(lang).clauses.asking)
+    tail: tuple[str, ...] = ()  # the last words of the run before, in its sentence
+    last_sentence = -1
     for tokens, opener, sentence in runs:
         start, first = 0, opener
         kind: Kind = "main"
+        lead = tail if sentence == last_sentence and opener == "," else ()
+        tail, last_sentence = tuple(t.text for t in tokens[-2:]), sentence
         if any(_starts_with(tokens, 0, w) for w in inverted):
             kind = "condition"  # "Had you cancelled earlier, ..."
         i = 0
@@ -313,12 +324,24 @@ def _cut_words(
                 start, first = i, hit[0]
             if hit is not None:
                 kind = hit[1]
+                if kind == "condition" and _asked_before(tokens, i, lead, asking):
+                    kind = "indirect"
                 i += len(hit[0].split())
             else:
                 i += 1
         if start < len(tokens):
             out.append((tokens[start:], first, sentence, kind))
     return out
+
+
+def _asked_before(
+    tokens: Sequence[Token], i: int, lead: tuple[str, ...], asking: frozenset[str]
+) -> bool:
+    """Whether a verb of asking or checking stands within two words before token ``i`` (in
+    the run, or, at its start, at the end of the run before it): "you asked me whether",
+    "Sie hatten gefragt, ob"."""
+    words = (*lead, *(t.text for t in tokens[max(0, i - 2) : i]))
+    return any(w in asking for w in words[-2:])
 
 
 def _finish(
@@ -382,11 +405,15 @@ def _finish(
         )
     # a time clause is asked with the question it belongs to: "Before I cancel anything,
     # could you confirm your PIN?" neither cancels nor commits to cancelling
+    # an indirect question is asked: "you asked whether it could be waived" waives nothing
     return tuple(
         replace(c, question=True)
-        if c.kind == "time"
-        and not c.question
-        and any(asks_in[m] for m, (_, _, s, _) in enumerate(cut) if s == c.sentence)
+        if c.kind == "indirect"
+        or (
+            c.kind == "time"
+            and not c.question
+            and any(asks_in[m] for m, (_, _, s, _) in enumerate(cut) if s == c.sentence)
+        )
         else c
         for c in out
     )

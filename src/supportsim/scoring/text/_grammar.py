@@ -98,6 +98,10 @@ class Tokens(_Model):
     """Word beginnings split off: ``"j'": [je]``, ``"n'": [ne]``."""
     abbreviations: list[str] = []
     """Words whose following full stop ends no sentence: ``dr``, ``nr``, ``sra``."""
+    accented: dict[str, str] = {}
+    """Words whose accent carries their grammar, written with it (lower case), and the word
+    they are read as, so folding does not make them another word: ``"würde": wuerde`` (not
+    the past "wurde"), ``"sí": "sí"`` (not the condition "si")."""
 
 
 class Clauses(_Model):
@@ -112,6 +116,10 @@ class Clauses(_Model):
     conditions: list[str] = []
     """A clause that sets a condition: "if", "unless", "wenn", "si"; the clause it governs
     (after a comma, or before it) is conditional too."""
+    asking: list[str] = []
+    """Verbs of asking or checking: a condition word right after one (an object pronoun or
+    a comma may come between) opens an indirect question, asked and not conditional ("you
+    asked whether the fee could be waived", "Sie hatten gefragt, ob ...")."""
     precautions: list[str] = []
     """Conditions of precaution ("in case", "au cas où"): their clause is conditional, the
     clause before it is not ("I've noted it on file in case it happens again")."""
@@ -146,6 +154,9 @@ class Negation(_Model):
     """Set phrases holding a negator that negate nothing: "no worries", "don't panic"."""
     offers: list[Regex] = []
     """Offers and questions that state nothing done: "would you like", "soll ich"."""
+    requests: list[Regex] = []
+    """Offers that ask the customer to act ("pourriez-vous me transmettre", "können Sie"):
+    an act after one is the customer's, so no go-ahead for the Agent's act is asked."""
     after: list[Regex] = []
     """Said right after a mention, negating it: "is not necessary", "has been waived"."""
     trailing: bool = False

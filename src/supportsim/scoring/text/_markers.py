@@ -25,6 +25,7 @@ class Markers:
     noun_negators: re.Pattern[str] | None
     idioms: re.Pattern[str] | None
     offers: re.Pattern[str] | None
+    requests: re.Pattern[str] | None
     after: re.Pattern[str] | None
     generic: re.Pattern[str] | None
     words: dict[str, frozenset[str]]
@@ -73,6 +74,7 @@ def markers(lang: str) -> Markers:
         noun_negators=_alternation(neg.noun_negators),
         idioms=_alternation(neg.idioms),
         offers=_alternation(neg.offers),
+        requests=_alternation(neg.requests),
         after=_alternation(neg.after),
         generic=_alternation(_phrases(m.generic)),
         words={

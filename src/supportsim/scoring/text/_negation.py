@@ -97,6 +97,13 @@ def offered_before(clause: Clause, i: int, lang: str) -> bool:
     )
 
 
+def request_before(clause: Clause, i: int, lang: str) -> bool:
+    """A request of the customer's act before token ``i`` in its clause ("pourriez-vous me
+    transmettre une photo")."""
+    rx = markers(lang).requests
+    return rx is not None and rx.search(clause.text, 0, clause.starts[i]) is not None
+
+
 def _complement(clause: Clause) -> bool:
     """A time or condition clause opened right after the clause before it, with no mark
     between: the object of that clause's verb ("I can't say when it will be fixed", "I

@@ -247,7 +247,7 @@ def _statements(
     """Every statement of ``kind`` in ``text`` and the indices of those ruled out; cached,
     as one message is searched for every fact a scenario names."""
     found = _every(text, langs, cal)[kind]
-    return found, frozenset(ruled_out(fold(text), found, langs))
+    return found, frozenset(ruled_out(fold(text), found, langs, kind))
 
 
 @lru_cache(maxsize=2048)

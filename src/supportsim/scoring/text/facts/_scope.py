@@ -189,9 +189,18 @@ def act_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 _PART = re.compile(r";|\s[-–—]\s")
 
 
-def ruled_out(f: Folded, found: Sequence[Found], langs: tuple[str, ...]) -> set[int]:
-    """Indices of ``found`` (statements of one kind) mentioned but not stated as true."""
+_SLOT_KINDS = frozenset({"time", "date", "id"})
+"""The kinds a "taken" predicate rules out: a time, a date or a slot's id is someone else's
+("the 16:30 slot is already taken"); an amount taken off ("the £30 fee is taken off") or a
+duration stays stated."""
+
+
+def ruled_out(
+    f: Folded, found: Sequence[Found], langs: tuple[str, ...], kind: str = "time"
+) -> set[int]:
+    """Indices of ``found`` (statements of ``kind``) mentioned but not stated as true."""
     rx = _regexes(langs)
+    slot = kind in _SLOT_KINDS
     text = f.text
     out: set[int] = set()
     for i, a in enumerate(found):
@@ -200,10 +209,10 @@ def ruled_out(f: Folded, found: Sequence[Found], langs: tuple[str, ...]) -> set[
         if rx["negated"].search(head) and _corrected(text, a, found):
             out.add(i)
             continue
-        if rx["taken_before"].search(head) or rx["old_before"].search(head):
+        if (slot and rx["taken_before"].search(head)) or rx["old_before"].search(head):
             out.add(i)
             continue
-        if rx["taken_after"].match(text[a.end : hi]):
+        if slot and rx["taken_after"].match(text[a.end : hi]):
             out.add(i)
             continue
         if _retracted(text, a, found, rx["retraction"]):

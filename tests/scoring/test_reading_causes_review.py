@@ -146,3 +146,21 @@ def test_a_refusal_of_an_indirect_question_promises_no_waiver(
 ) -> None:
     said = discloses(SayItem(promise="waive"), text, Speech(lang, {})) is not None
     assert said is promised, text
+
+
+# Found by a review of the indirect-question fix: a verb of checking that ends its own clause
+# before a comma does not make the next "if" a question (German alone punctuates "gefragt, ob").
+CONDITIONS_AFTER_A_COMMA = table(
+    """
+en | Once I've verified, if everything matches, I will refund you. | - | promise:refund
+en | Let me check, and if the fee applies, I will waive it. | - | promise:waive
+es | Lo consulto, y si el equipo está de acuerdo, le reembolsaremos el importe. | - | promise:refund
+"""
+)
+
+
+@pytest.mark.parametrize(("lang", "text", "has", "lacks"), CONDITIONS_AFTER_A_COMMA)
+def test_a_condition_after_a_checking_clause_stays_a_condition(
+    lang: str, text: str, has: frozenset[str], lacks: frozenset[str]
+) -> None:
+    check(lang, text, has, lacks)

@@ -303,7 +303,8 @@ def _cut_words(
     for tokens, opener, sentence in runs:
         start, first = 0, opener
         kind: Kind = "main"
-        lead = tail if sentence == last_sentence and opener == "," else ()
+        carry = sentence == last_sentence and opener == "," and grammar(lang).clauses.asking_comma
+        lead = tail[-1:] if carry else ()  # the verb right before the comma, no join after
         tail, last_sentence = tuple(t.text for t in tokens[-2:]), sentence
         if any(_starts_with(tokens, 0, w) for w in inverted):
             kind = "condition"  # "Had you cancelled earlier, ..."
@@ -324,7 +325,7 @@ def _cut_words(
                 start, first = i, hit[0]
             if hit is not None:
                 kind = hit[1]
-                if kind == "condition" and _asked_before(tokens, i, lead, asking):
+                if kind == "condition" and _asked_before(tokens, i, lead if i == 0 else (), asking):
                     kind = "indirect"
                 i += len(hit[0].split())
             else:

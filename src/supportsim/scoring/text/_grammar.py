@@ -120,6 +120,10 @@ class Clauses(_Model):
     """Verbs of asking or checking: a condition word right after one (an object pronoun or
     a comma may come between) opens an indirect question, asked and not conditional ("you
     asked whether the fee could be waived", "Sie hatten gefragt, ob ...")."""
+    asking_comma: bool = False
+    """Whether a comma may stand between the verb of asking and its condition word (German
+    punctuates "gefragt, ob"; in English "I've verified, if it matches, ..." the comma ends the
+    verb's clause and the "if" is a real condition)."""
     precautions: list[str] = []
     """Conditions of precaution ("in case", "au cas où"): their clause is conditional, the
     clause before it is not ("I've noted it on file in case it happens again")."""
